@@ -1,0 +1,50 @@
+// The engine's read-only view handed to policies each round (STYLE.md habit 3).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "adaptsim/job.hpp"
+#include "adaptsim/profile.hpp"
+#include "adaptsim/throughput.hpp"
+
+namespace adaptsim {
+
+/// A job placed in a round: its id and the worker (GPU) ids it ran on, scale_factor of them.
+struct ScheduledJob {
+  JobId id = 0;
+  std::vector<int> worker_ids;
+};
+
+/// One active (arrived, not completed) job as a policy may see it (SIMULATOR.md §7.1).
+struct ActiveJobView {
+  JobId id = 0;
+  const JobSpec* spec = nullptr;        ///< trace fields; owned by the engine, valid for the call
+  const JobProfile* profile = nullptr;  ///< profile (§3.1); owned by the engine
+  int scale_factor = 1;                 ///< s_i, GPUs
+  int batch_size = 0;                   ///< current bs (after adaptation)
+  double throughput_steps_per_s = 0.0;  ///< T_i at the current bs on s_i GPUs
+  std::int64_t total_steps = 0;         ///< S at the current bs
+  std::int64_t steps_run = 0;           ///< progress at the current bs
+  std::int64_t remaining_steps = 0;     ///< N_i = S - steps_run
+  double time_since_arrival_s = 0.0;    ///< τ_i = now - trace arrival
+  double admitted_at_s = 0.0;           ///< round boundary at which the job joined
+  double run_time_so_far_s = 0.0;       ///< Σ execution time (restart overhead excluded)
+  int rounds_run = 0;                   ///< executed rounds (micro-tasks), failures included
+};
+
+/// Snapshot of the cluster at a scheduling point. Jobs are sorted by ascending id.
+/// Lifetime: valid only during the policy call it is passed to.
+struct ClusterState {
+  double now_s = 0.0;               ///< simulated time of the round boundary
+  int round_index = 0;              ///< index r of the round about to be scheduled
+  int num_gpus = 0;                 ///< G, one worker type
+  double round_duration_s = 120.0;  ///< T_r
+  int num_trace_jobs = 0;           ///< jobs in the whole trace
+  std::vector<ActiveJobView> jobs;
+  /// Past rounds: per_round_schedule[r] = jobs placed in round r (placement order).
+  const std::vector<std::vector<ScheduledJob>>* per_round_schedule = nullptr;
+  const ThroughputSource* throughputs = nullptr;  ///< the run's oracle
+};
+
+}  // namespace adaptsim

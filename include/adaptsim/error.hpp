@@ -1,0 +1,35 @@
+// Typed errors for bad input (STYLE.md habit 5: recoverable errors are values or typed errors that
+// name file, line and field; broken invariants are checked assertions).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace adaptsim {
+
+/// Bad user input: a malformed trace line, an unknown key in a sweep file, a missing file.
+/// `what()` reads "FILE:LINE: field 'FIELD': MESSAGE" (line 0 = the whole file, field "" = none).
+/// Thrown by readers and option validators; caught by the CLI (exit code 2) and by the harness at
+/// the task boundary (the task is recorded as failed, the sweep goes on).
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, int line, std::string field, const std::string& message);
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string field_;
+};
+
+/// Stops the program when an internal invariant is broken (a bug, never bad input).
+[[noreturn]] void InvariantFailure(const char* condition, const char* file, int line);
+
+}  // namespace adaptsim
+
+#define ADAPTSIM_CHECK(condition)     \
+  ((condition) ? static_cast<void>(0) \
+               : ::adaptsim::InvariantFailure(#condition, __FILE__, __LINE__))

@@ -1,0 +1,35 @@
+// Per-job dynamic-adaptation profile (SIMULATOR.md §3.1-3.3, `utils.generate_pickle_file`,
+// `scheduler/utils.py:1331-1443`). Computed once per job; used for the exclusive time (FTF
+// denominator, deadline rule) and by Shockwave's forecaster — not for the simulated batch size.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "adaptsim/job.hpp"
+#include "adaptsim/throughput.hpp"
+
+namespace adaptsim {
+
+struct JobProfile {
+  int num_epochs = 0;                          ///< E = ceil(S / ceil(D / B0))
+  std::vector<int> bs_every_epoch;             ///< E entries, samples per iteration
+  std::vector<double> duration_every_epoch_s;  ///< E entries, (D / bs_e) / thr(bs_e, sf), seconds
+  double exclusive_time_s = 0.0;               ///< T_excl = Σ duration_every_epoch_s
+};
+
+/// Builds the profile of `job`. Throws InputError (naming the trace line) when the model is unknown
+/// or a batch size of the pattern has no throughput.
+JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
+                        const std::string& trace_path);
+
+/// Accordion profile pattern (§3.2, `utils.py:741-798`): length `num_epochs`.
+std::vector<int> AccordionProfilePattern(std::string_view model, int initial_batch_size,
+                                         int num_epochs);
+
+/// GNS pattern (§3.3, `utils.py:801-1328`) including the truncation quirk and the clamp.
+std::vector<int> GnsPattern(std::string_view model, int initial_batch_size, int num_epochs,
+                            int scale_factor);
+
+}  // namespace adaptsim

@@ -1,0 +1,34 @@
+// The explicit table of policies (STYLE.md habit 4: names in one table, no self-registration).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "adaptsim/policy.hpp"
+
+namespace adaptsim {
+
+struct PolicyInfo {
+  std::string name;         ///< CLI name, as the reference's `--policy`
+  std::string description;  ///< one line for `adaptsim run --policy help`
+};
+
+/// A constructed policy: exactly one of the two members is set.
+struct PolicyInstance {
+  std::unique_ptr<AllocationPolicy> allocation;     ///< Gavel-style; the engine wraps it
+  std::unique_ptr<RoundScheduler> round_scheduler;  ///< drives rounds directly
+};
+
+/// All registered policies, in table order.
+const std::vector<PolicyInfo>& RegisteredPolicies();
+
+/// Builds policy `name` with `options` (a JSON object of policy parameters, e.g. {"alpha": 0.2}).
+/// Throws InputError(file=context, field=name or option) for an unknown name, an unknown option
+/// or an out-of-range value.
+PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
+                          const std::string& context = "policy");
+
+}  // namespace adaptsim

@@ -1,0 +1,91 @@
+// Records of one simulation: per job, per round, and the summary metrics (SIMULATOR.md §10).
+// All times are seconds of simulated time with the first arrival at t = 0.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "adaptsim/job.hpp"
+
+namespace adaptsim {
+
+/// How a job left the cluster.
+enum class JobOutcome { kCompleted, kDeadline, kFailed, kUnfinished };
+std::string_view ToString(JobOutcome outcome);
+
+struct JobResult {
+  JobId id = 0;
+  std::string model;
+  int initial_batch_size = 0;
+  int final_batch_size = 0;
+  int scale_factor = 1;
+  AdaptationMode mode = AdaptationMode::kStatic;
+  double arrival_time_s = 0.0;
+  double completion_time_s = 0.0;  ///< finish of the last micro-task
+  double jct_s = 0.0;              ///< completion − trace arrival
+  double exclusive_time_s = 0.0;   ///< T_excl of the profile
+  double ftf_rho = 0.0;            ///< static finish-time fairness ρ (§10)
+  double ftf_rho_themis = 0.0;     ///< Themis-style ρ (contention = mean active jobs / G)
+  int rounds_run = 0;              ///< executed micro-tasks (failures included)
+  int restarts = 0;                ///< rounds charged the restart overhead
+  JobOutcome outcome = JobOutcome::kUnfinished;
+};
+
+/// One scheduling iteration r: dispatched at start_s; its micro-tasks ended by end_s.
+struct RoundResult {
+  int round_index = 0;
+  double start_s = 0.0;
+  double end_s = 0.0;
+  int busy_gpus = 0;                         ///< Σ scale factor of the jobs placed
+  int active_jobs = 0;                       ///< jobs in the cluster when the round was scheduled
+  std::vector<JobId> running_job_ids;        ///< placement order
+  std::vector<std::vector<int>> worker_ids;  ///< parallel to running_job_ids
+};
+
+/// One executed micro-task's throughput (the reference's `throughput_timeline[job][r]`).
+/// `completion_round` r is the iteration at whose start the micro-task was processed (1…R).
+struct ThroughputSample {
+  JobId job_id = 0;
+  int completion_round = 0;
+  double steps_per_s = 0.0;
+  int batch_size = 0;
+};
+
+/// Summary metrics (SIMULATOR.md §10). Fractions are in [0, 1].
+struct SummaryMetrics {
+  double makespan_s = 0.0;
+  double mean_jct_s = 0.0;
+  double geometric_mean_jct_s = 0.0;
+  double harmonic_mean_jct_s = 0.0;
+  double p99_jct_s = 0.0;  ///< linear interpolation between order statistics (numpy default)
+  double mean_ftf_rho = 0.0;
+  double worst_ftf_rho = 0.0;
+  double unfair_fraction_1_05 = 0.0;  ///< share of jobs with ρ > 1.05
+  double unfair_fraction_1_10 = 0.0;  ///< share of jobs with ρ > 1.10
+  double utilization = 0.0;           ///< mean over GPUs of busy time / makespan
+  double lease_extension_percent = 0.0;
+  double restarts_per_job = 0.0;
+  int num_rounds = 0;
+  int num_jobs = 0;
+  int num_deadline_completions = 0;
+  int num_failed_jobs = 0;
+};
+
+/// Everything one simulation produces. `status` is "ok", "timeout" or "failed".
+struct SimulationResult {
+  std::string status = "ok";
+  std::string message;
+  std::vector<JobResult> jobs;  ///< trace order
+  std::vector<RoundResult> rounds;
+  std::vector<ThroughputSample> throughput_timeline;
+  std::vector<double> gpu_busy_time_s;  ///< per worker id
+  std::int64_t lease_extensions = 0;
+  std::int64_t lease_extension_opportunities = 0;
+  SummaryMetrics summary;
+  std::map<std::string, double> policy_statistics;
+  double wall_time_s = 0.0;  ///< measured, informational only
+};
+
+}  // namespace adaptsim

@@ -1,0 +1,41 @@
+// The round-based, trace-driven simulator (SIMULATOR.md §5-§8, `Scheduler.simulate`,
+// `scheduler/scheduler.py:1728-2268`). Not thread-safe: one simulation per rank/thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "adaptsim/policy.hpp"
+#include "adaptsim/result.hpp"
+#include "adaptsim/throughput.hpp"
+#include "adaptsim/trace.hpp"
+
+namespace adaptsim {
+
+/// Knobs of the mechanism; defaults reproduce the shipped reference (`tacc_32gpus`).
+struct SimulationOptions {
+  int num_gpus = 32;                 ///< G, one worker type, one GPU per server
+  double round_duration_s = 120.0;   ///< T_r (`--time_per_iteration`)
+  double restart_overhead_s = 20.0;  ///< lost progress of a (re)started full round (§5.2)
+  double restart_slack_s = 5.0;      ///< overhead only if exec > T_r - slack (Q5)
+  double deadline_factor = 1.5;      ///< force-complete when run time > int(f·int(T_excl)) (§8.3)
+  double allocation_reset_interval_s = 1000.0;  ///< Gavel reset gate (§7.4)
+  int max_failed_attempts = 5;                  ///< zero-step micro-tasks before removal (§8.2)
+  std::int64_t max_rounds = 0;   ///< stop with status "timeout" after this many; 0 = none
+  double max_wall_time_s = 0.0;  ///< stop with status "timeout" after this wall time; 0 = none
+
+  /// Throws InputError(field=...) when a value is out of range.
+  void Validate() const;
+};
+
+/// Called after every round with the record just appended (progress reporting, tracing).
+using RoundObserver = std::function<void(const RoundResult&)>;
+
+/// Runs `trace` to completion under `scheduler`. Returns per-job and per-round records and the
+/// summary metrics. Throws InputError when the trace does not fit the cluster (scale factor > G)
+/// or a job's throughput is unknown or zero.
+SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
+                          RoundScheduler& scheduler, const SimulationOptions& options,
+                          const RoundObserver& observer = {});
+
+}  // namespace adaptsim

@@ -1,0 +1,29 @@
+// Trace files: the 12-field TAB-separated `.trace` format of Shockwave/Gavel (SIMULATOR.md §1.1).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "adaptsim/job.hpp"
+
+namespace adaptsim {
+
+/// A workload: jobs in trace order (job id = line index), arrival times non-decreasing.
+struct Trace {
+  std::string path;  ///< where it was read from ("" for generated traces)
+  std::vector<JobSpec> jobs;
+};
+
+/// Reads a `.trace` file. Validates every field (count, numbers, scale factor in {1, 2, 4, 8},
+/// mode, non-negative duration and steps, non-decreasing arrivals).
+/// Throws InputError naming the file, the 1-based line and the field.
+Trace ReadTrace(const std::string& path);
+
+/// Parses trace text; `path` only names the source in errors.
+Trace ParseTrace(std::istream& in, const std::string& path);
+
+/// Writes jobs in the same 12-field format (`Job.__str__` + arrival, `scheduler/job.py:35-49`).
+void WriteTrace(std::ostream& out, const Trace& trace);
+
+}  // namespace adaptsim

@@ -1,0 +1,390 @@
+// The round loop (SIMULATOR.md §5; `Scheduler.simulate`, `scheduler/scheduler.py:1728-2268`).
+// One iteration: AdvanceTime, ProcessCompletions, RaiseAdaptationRequests, AdmitArrivals,
+// ScheduleRound (policy + placement + dispatch).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "adaptsim/adaptation.hpp"
+#include "adaptsim/error.hpp"
+#include "adaptsim/metrics.hpp"
+#include "adaptsim/simulator.hpp"
+#include "adaptsim/workload.hpp"
+#include "engine/placement.hpp"
+
+namespace adaptsim {
+namespace {
+
+struct JobRuntime {
+  const JobSpec* spec = nullptr;
+  const ModelInfo* model = nullptr;
+  AdaptationState adaptation;
+  double throughput_steps_per_s = 0.0;
+  double admitted_at_s = 0.0;
+  double run_time_so_far_s = 0.0;
+  std::int64_t deadline_s = 0;  // int(int(T_excl) · factor), `scheduler.py:4393-4395`
+  int rounds_run = 0;
+  int restarts = 0;
+  int consecutive_failures = 0;
+  int admitted_round = 0;
+};
+
+struct Dispatch {
+  double finish_s;
+  JobId id;
+  std::vector<int> worker_ids;
+  std::int64_t steps;
+};
+
+class Engine {
+ public:
+  Engine(const Trace& trace, const ThroughputSource& throughputs, RoundScheduler& scheduler,
+         const SimulationOptions& options, const RoundObserver& observer)
+      : trace_(trace),
+        throughputs_(throughputs),
+        scheduler_(scheduler),
+        options_(options),
+        observer_(observer) {}
+
+  SimulationResult Run();
+
+ private:
+  void Prepare();
+  bool AdvanceTime();
+  void ProcessCompletions();
+  void ProcessCompletion(const Dispatch& dispatch);
+  void ApplyBatchSizeRequest(JobRuntime& job);
+  void Remove(JobId id, JobOutcome outcome);
+  void RaiseAdaptationRequests();
+  void AdmitArrivals();
+  void ScheduleRound();
+  ClusterState BuildState() const;
+  ActiveJobView View(JobId id, const JobRuntime& job) const;
+  bool OutOfBudget(std::chrono::steady_clock::time_point start);
+
+  const Trace& trace_;
+  const ThroughputSource& throughputs_;
+  RoundScheduler& scheduler_;
+  const SimulationOptions& options_;
+  const RoundObserver& observer_;
+
+  std::vector<JobProfile> profiles_;
+  std::map<JobId, JobRuntime> active_;  // ascending id
+  std::size_t next_arrival_ = 0;
+  std::size_t remaining_jobs_ = 0;
+  double now_s_ = 0.0;
+  double round_start_s_ = 0.0;
+  std::optional<double> round_end_s_;
+  int round_ = 0;
+  std::vector<Dispatch> running_;
+  std::vector<std::vector<ScheduledJob>> per_round_schedule_;
+  std::map<JobId, std::vector<int>> current_assignments_;
+  SimulationResult result_;
+};
+
+void Engine::Prepare() {
+  options_.Validate();
+  profiles_.reserve(trace_.jobs.size());
+  for (const JobSpec& job : trace_.jobs) {
+    const int line = job.id + 1;
+    if (job.scale_factor > options_.num_gpus) {
+      throw InputError(trace_.path, line, "scale_factor",
+                       "job needs " + std::to_string(job.scale_factor) +
+                           " GPUs but the cluster has " + std::to_string(options_.num_gpus));
+    }
+    std::optional<double> thr =
+        throughputs_.ThroughputStepsPerS(job.model, job.initial_batch_size, job.scale_factor);
+    if (!thr || *thr <= 0.0) {
+      throw InputError(trace_.path, line, "job_type",
+                       (thr ? "zero throughput for " : "no throughput for ") +
+                           JobTypeName(job.model, job.initial_batch_size) + " on " +
+                           std::to_string(job.scale_factor) + " GPU(s) in " +
+                           throughputs_.Describe());
+    }
+    profiles_.push_back(BuildProfile(job, throughputs_, trace_.path));
+    JobResult record;
+    record.id = job.id;
+    record.model = job.model;
+    record.initial_batch_size = record.final_batch_size = job.initial_batch_size;
+    record.scale_factor = job.scale_factor;
+    record.mode = job.mode;
+    record.arrival_time_s = job.arrival_time_s;
+    record.exclusive_time_s = profiles_.back().exclusive_time_s;
+    record.jct_s = record.completion_time_s = std::nan("");
+    result_.jobs.push_back(record);
+  }
+  remaining_jobs_ = trace_.jobs.size();
+  result_.gpu_busy_time_s.assign(options_.num_gpus, 0.0);
+}
+
+// §5.2 step 2: jump to the end of the round just dispatched, else to the next arrival.
+bool Engine::AdvanceTime() {
+  double max_finish_s = 0.0;
+  for (const Dispatch& d : running_) max_finish_s = std::max(max_finish_s, d.finish_s);
+  if (!running_.empty() && max_finish_s > 0.0) {
+    if (round_end_s_) round_start_s_ = *round_end_s_;
+    round_end_s_ = max_finish_s;
+    now_s_ = max_finish_s;
+    return true;
+  }
+  if (next_arrival_ < trace_.jobs.size()) {
+    now_s_ = trace_.jobs[next_arrival_].arrival_time_s;  // quirk Q4: round start not advanced
+    return true;
+  }
+  return false;
+}
+
+void Engine::ProcessCompletions() {
+  // Heap order of the reference: latest finish first, ties by job id.
+  std::sort(running_.begin(), running_.end(), [](const Dispatch& a, const Dispatch& b) {
+    return a.finish_s != b.finish_s ? a.finish_s > b.finish_s : a.id < b.id;
+  });
+  std::vector<Dispatch> finished;
+  finished.swap(running_);
+  for (const Dispatch& dispatch : finished) ProcessCompletion(dispatch);
+  if (!result_.rounds.empty()) result_.rounds.back().end_s = now_s_;
+}
+
+void Engine::ProcessCompletion(const Dispatch& dispatch) {
+  JobRuntime& job = active_.at(dispatch.id);
+  double exec_s = dispatch.finish_s - round_start_s_;
+  double slowdown = 1.0;
+  // Restart overhead (§5.2 step 3, `:1936-1969`): not in the round before the one just finished.
+  if (round_ != 1) {
+    const std::vector<ScheduledJob>& before = per_round_schedule_.at(round_ - 2);
+    bool ran_before = std::any_of(before.begin(), before.end(),
+                                  [&](const ScheduledJob& s) { return s.id == dispatch.id; });
+    if (!ran_before && exec_s != 0.0 &&
+        options_.round_duration_s - options_.restart_slack_s < exec_s) {
+      slowdown = (exec_s - options_.restart_overhead_s) / exec_s;
+      exec_s -= options_.restart_overhead_s;
+      ++job.restarts;
+    }
+  }
+  const std::int64_t steps = static_cast<std::int64_t>(dispatch.steps * slowdown);
+  const int sf = job.spec->scale_factor;
+  // Per-worker split (`:1982-2000`): floor(steps / sf) on the first sf-1 workers, the rest on
+  // the last. The micro-task fails if any worker reports steps <= 0 and exec <= 0 (`:4487-4569`).
+  const std::int64_t per_worker = steps >= 0 ? steps / sf : -((-steps + sf - 1) / sf);
+  const std::int64_t last_worker = steps - per_worker * (sf - 1);
+  const bool failed = exec_s <= 0.0 && ((sf > 1 && per_worker <= 0) || last_worker <= 0);
+  job.run_time_so_far_s += exec_s;
+  ++job.rounds_run;
+  JobResult& record = result_.jobs[dispatch.id];
+  record.completion_time_s = dispatch.finish_s;
+
+  std::optional<JobOutcome> outcome;
+  if (failed) {
+    if (++job.consecutive_failures >= options_.max_failed_attempts) outcome = JobOutcome::kFailed;
+  } else {
+    job.consecutive_failures = 0;
+    job.adaptation.steps_run += steps;
+    const bool over_deadline = job.run_time_so_far_s > static_cast<double>(job.deadline_s);
+    if (job.adaptation.total_steps - job.adaptation.steps_run <= 0) {
+      outcome = JobOutcome::kCompleted;
+    } else if (over_deadline) {
+      outcome = JobOutcome::kDeadline;
+    }
+    for (int w : dispatch.worker_ids) result_.gpu_busy_time_s[w] += exec_s;
+  }
+  scheduler_.OnMicroTaskDone(dispatch.id, exec_s, !failed);
+  result_.throughput_timeline.push_back(
+      {dispatch.id, round_, exec_s > 0.0 ? steps / exec_s : 0.0, job.adaptation.batch_size});
+  ApplyBatchSizeRequest(job);
+  if (outcome) Remove(dispatch.id, *outcome);
+}
+
+// §3.5 (`_scale_bs_and_iters`, `:4731-4931`), consumed after the job's executed round.
+void Engine::ApplyBatchSizeRequest(JobRuntime& job) {
+  if (job.adaptation.request == BatchSizeRequest::kNone) return;
+  const int new_bs = RequestedBatchSize(*job.spec, *job.model, job.adaptation);
+  job.adaptation.request = BatchSizeRequest::kNone;
+  if (new_bs == job.adaptation.batch_size) return;  // rejected (initial bs already the maximum)
+  std::optional<double> thr =
+      throughputs_.ThroughputStepsPerS(job.spec->model, new_bs, job.spec->scale_factor);
+  if (!thr) return;  // not in the throughput file: keep the old batch size (`:4809-4823`)
+  job.throughput_steps_per_s = *thr;
+  RescaleToBatchSize(*job.model, new_bs, job.adaptation);
+  result_.jobs[job.spec->id].final_batch_size = new_bs;
+}
+
+void Engine::Remove(JobId id, JobOutcome outcome) {
+  JobResult& record = result_.jobs[id];
+  const JobRuntime& job = active_.at(id);
+  record.outcome = outcome;
+  record.jct_s = record.completion_time_s - record.arrival_time_s;
+  record.rounds_run = job.rounds_run;
+  record.restarts = job.restarts;
+  // Themis-style ρ: contention = mean active jobs over the job's rounds (`scheduler.py:2924-2940`).
+  double sum = 0.0;
+  int count = 0;
+  for (int r = job.admitted_round; r < round_ && r < static_cast<int>(result_.rounds.size()); ++r) {
+    sum += result_.rounds[r].active_jobs;
+    ++count;
+  }
+  double contention = std::max(1.0, (count > 0 ? sum / count : 1.0) / options_.num_gpus);
+  record.ftf_rho_themis = PythonRound(record.jct_s / (record.exclusive_time_s * contention), 5);
+  active_.erase(id);
+  current_assignments_.erase(id);
+  --remaining_jobs_;
+  scheduler_.OnJobRemoved(id);
+}
+
+void Engine::RaiseAdaptationRequests() {
+  for (auto& [id, job] : active_) {
+    BatchSizeRequest request = EvaluateAdaptation(*job.spec, *job.model, job.adaptation);
+    if (request != BatchSizeRequest::kNone) job.adaptation.request = request;
+  }
+}
+
+void Engine::AdmitArrivals() {
+  while (next_arrival_ < trace_.jobs.size() &&
+         trace_.jobs[next_arrival_].arrival_time_s <= now_s_) {
+    const JobSpec& spec = trace_.jobs[next_arrival_++];
+    JobRuntime job;
+    job.spec = &spec;
+    job.model = FindModel(spec.model);
+    job.adaptation = {spec.initial_batch_size, spec.total_steps, 0, BatchSizeRequest::kNone};
+    job.throughput_steps_per_s =
+        *throughputs_.ThroughputStepsPerS(spec.model, spec.initial_batch_size, spec.scale_factor);
+    job.admitted_at_s = now_s_;
+    job.admitted_round = round_;
+    const double exclusive_s = profiles_[spec.id].exclusive_time_s;
+    job.deadline_s = static_cast<std::int64_t>(
+        static_cast<double>(static_cast<std::int64_t>(exclusive_s)) * options_.deadline_factor);
+    auto [it, inserted] = active_.emplace(spec.id, job);
+    scheduler_.OnJobArrived(View(spec.id, it->second));
+  }
+}
+
+ActiveJobView Engine::View(JobId id, const JobRuntime& job) const {
+  ActiveJobView view;
+  view.id = id;
+  view.spec = job.spec;
+  view.profile = &profiles_[id];
+  view.scale_factor = job.spec->scale_factor;
+  view.batch_size = job.adaptation.batch_size;
+  view.throughput_steps_per_s = job.throughput_steps_per_s;
+  view.total_steps = job.adaptation.total_steps;
+  view.steps_run = job.adaptation.steps_run;
+  view.remaining_steps = job.adaptation.total_steps - job.adaptation.steps_run;
+  view.time_since_arrival_s = now_s_ - job.spec->arrival_time_s;
+  view.admitted_at_s = job.admitted_at_s;
+  view.run_time_so_far_s = job.run_time_so_far_s;
+  view.rounds_run = job.rounds_run;
+  return view;
+}
+
+ClusterState Engine::BuildState() const {
+  ClusterState state;
+  state.now_s = now_s_;
+  state.round_index = round_;
+  state.num_gpus = options_.num_gpus;
+  state.round_duration_s = options_.round_duration_s;
+  state.num_trace_jobs = static_cast<int>(trace_.jobs.size());
+  state.per_round_schedule = &per_round_schedule_;
+  state.throughputs = &throughputs_;
+  state.jobs.reserve(active_.size());
+  for (const auto& [id, job] : active_) state.jobs.push_back(View(id, job));
+  return state;
+}
+
+void Engine::ScheduleRound() {
+  RoundPlan plan = scheduler_.PlanRound(BuildState());
+  std::map<JobId, int> scale_factors;
+  for (const PlannedJob& p : plan.jobs) {
+    auto it = active_.find(p.id);
+    if (it != active_.end()) scale_factors[p.id] = it->second.spec->scale_factor;
+  }
+  std::erase_if(plan.jobs, [&](const PlannedJob& p) { return scale_factors.count(p.id) == 0; });
+  std::vector<ScheduledJob> placed =
+      PlaceRound(plan, options_.num_gpus, scale_factors, current_assignments_);
+
+  // Lease-extension counters (§5.2 step 8, `:2195-2209`).
+  result_.lease_extension_opportunities += static_cast<std::int64_t>(current_assignments_.size());
+  std::map<JobId, std::vector<int>> next;
+  RoundResult round;
+  round.round_index = round_;
+  round.start_s = round.end_s = now_s_;
+  round.active_jobs = static_cast<int>(active_.size());
+  for (const ScheduledJob& s : placed) {
+    auto prev = current_assignments_.find(s.id);
+    std::vector<int> sorted_now = s.worker_ids;
+    std::sort(sorted_now.begin(), sorted_now.end());
+    if (prev != current_assignments_.end()) {
+      std::vector<int> sorted_prev = prev->second;
+      std::sort(sorted_prev.begin(), sorted_prev.end());
+      if (sorted_prev == sorted_now) ++result_.lease_extensions;
+    }
+    next[s.id] = s.worker_ids;
+    const JobRuntime& job = active_.at(s.id);
+    // §5.3: steps = min(int(thr·T_r), S - run); finish = max(t, t + steps/thr).
+    std::int64_t steps =
+        std::min(static_cast<std::int64_t>(job.throughput_steps_per_s * options_.round_duration_s),
+                 job.adaptation.total_steps - job.adaptation.steps_run);
+    double finish_s = std::max(now_s_, now_s_ + steps / job.throughput_steps_per_s);
+    running_.push_back({finish_s, s.id, s.worker_ids, steps});
+    round.running_job_ids.push_back(s.id);
+    round.worker_ids.push_back(s.worker_ids);
+    round.busy_gpus += static_cast<int>(s.worker_ids.size());
+  }
+  current_assignments_ = std::move(next);
+  per_round_schedule_.push_back(std::move(placed));
+  result_.rounds.push_back(std::move(round));
+}
+
+bool Engine::OutOfBudget(std::chrono::steady_clock::time_point start) {
+  std::string reason;
+  if (options_.max_rounds > 0 && round_ >= options_.max_rounds) {
+    reason = "simulated-round limit of " + std::to_string(options_.max_rounds) + " reached";
+  } else if (options_.max_wall_time_s > 0 &&
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+                 options_.max_wall_time_s) {
+    reason = "wall-time limit reached";
+  }
+  if (reason.empty()) return false;
+  result_.status = "timeout";
+  result_.message = reason;
+  return true;
+}
+
+SimulationResult Engine::Run() {
+  const auto start = std::chrono::steady_clock::now();
+  Prepare();
+  while (remaining_jobs_ > 0) {
+    if (OutOfBudget(start)) break;
+    if (!AdvanceTime()) {
+      result_.status = "failed";
+      result_.message = "no job can be scheduled and no arrival is pending";
+      break;
+    }
+    ProcessCompletions();
+    RaiseAdaptationRequests();
+    AdmitArrivals();
+    // The reference stops when the cluster empties (`:2182-2187`); adaptsim waits for the next
+    // arrival instead (the shipped traces never empty before their last arrival).
+    if (active_.empty()) continue;
+    ScheduleRound();
+    if (observer_) observer_(result_.rounds.back());
+    ++round_;
+  }
+  result_.policy_statistics = scheduler_.Statistics();
+  result_.summary.makespan_s = now_s_;
+  ComputeMetrics(result_, options_.num_gpus);
+  result_.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result_;
+}
+
+}  // namespace
+
+SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
+                          RoundScheduler& scheduler, const SimulationOptions& options,
+                          const RoundObserver& observer) {
+  Engine engine(trace, throughputs, scheduler, options, observer);
+  return engine.Run();
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,119 @@
+// Metrics (SIMULATOR.md §10; `scheduler.py:2779-3107`, `scheduler/reproduce/aggregate_result.py`).
+#include "adaptsim/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace adaptsim {
+
+double PythonRound(double x, int ndigits) {
+  if (!std::isfinite(x)) return x;
+  // glibc's printf rounds the exact binary value correctly (ties to even), as CPython's round().
+  char buffer[512];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", ndigits, x);
+  return std::strtod(buffer, nullptr);
+}
+
+double StaticFtfRho(double jct_s, double exclusive_time_s, int num_trace_jobs, int num_gpus) {
+  const double contention =
+      std::max(1.0, static_cast<double>(num_trace_jobs) / static_cast<double>(num_gpus));
+  return PythonRound(jct_s / (exclusive_time_s * contention), 5);
+}
+
+double Percentile(std::vector<double> values, double q) {
+  if (values.empty()) return std::nan("");
+  std::sort(values.begin(), values.end());
+  const double rank = q / 100.0 * static_cast<double>(values.size() - 1);
+  const std::size_t lower = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t upper = std::min(lower + 1, values.size() - 1);
+  const double weight = rank - static_cast<double>(lower);
+  return values[lower] + (values[upper] - values[lower]) * weight;
+}
+
+namespace {
+
+void FillJctMetrics(const std::vector<double>& jcts, SummaryMetrics& summary) {
+  if (jcts.empty()) return;
+  double sum = 0.0, log_sum = 0.0, inverse_sum = 0.0;
+  for (double jct : jcts) {
+    sum += jct;
+    log_sum += std::log(jct);
+    inverse_sum += 1.0 / jct;
+  }
+  const double n = static_cast<double>(jcts.size());
+  summary.mean_jct_s = sum / n;
+  summary.geometric_mean_jct_s = std::exp(log_sum / n);
+  summary.harmonic_mean_jct_s = n / inverse_sum;
+  summary.p99_jct_s = Percentile(jcts, 99.0);
+}
+
+void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summary) {
+  if (rhos.empty()) return;
+  double sum = 0.0;
+  int above_105 = 0, above_110 = 0;
+  for (double rho : rhos) {
+    sum += rho;
+    summary.worst_ftf_rho = std::max(summary.worst_ftf_rho, rho);
+    above_105 += rho > 1.05;
+    above_110 += rho > 1.1;
+  }
+  const double n = static_cast<double>(rhos.size());
+  summary.mean_ftf_rho = sum / n;
+  summary.unfair_fraction_1_05 = above_105 / n;
+  summary.unfair_fraction_1_10 = above_110 / n;
+}
+
+}  // namespace
+
+void ComputeMetrics(SimulationResult& result, int num_gpus) {
+  SummaryMetrics& summary = result.summary;
+  const int num_trace_jobs = static_cast<int>(result.jobs.size());
+  std::vector<double> jcts, rhos;
+  int restarts = 0;
+  summary.num_deadline_completions = summary.num_failed_jobs = 0;
+  for (JobResult& job : result.jobs) {
+    restarts += job.restarts;
+    if (job.outcome == JobOutcome::kUnfinished) continue;
+    job.ftf_rho = StaticFtfRho(job.jct_s, job.exclusive_time_s, num_trace_jobs, num_gpus);
+    jcts.push_back(job.jct_s);
+    rhos.push_back(job.ftf_rho);
+    summary.num_deadline_completions += job.outcome == JobOutcome::kDeadline;
+    summary.num_failed_jobs += job.outcome == JobOutcome::kFailed;
+  }
+  summary.num_jobs = num_trace_jobs;
+  summary.num_rounds = static_cast<int>(result.rounds.size());
+  summary.restarts_per_job =
+      num_trace_jobs > 0 ? static_cast<double>(restarts) / num_trace_jobs : 0.0;
+  FillJctMetrics(jcts, summary);
+  FillFairnessMetrics(rhos, summary);
+  // Utilization: mean over GPUs of round(busy / makespan, 5) (`scheduler.py:3037-3058`).
+  double utilization_sum = 0.0;
+  for (double busy_s : result.gpu_busy_time_s) {
+    utilization_sum += summary.makespan_s > 0 ? PythonRound(busy_s / summary.makespan_s, 5) : 0.0;
+  }
+  summary.utilization =
+      result.gpu_busy_time_s.empty() ? 0.0 : utilization_sum / result.gpu_busy_time_s.size();
+  summary.lease_extension_percent =
+      result.lease_extension_opportunities > 0
+          ? 100.0 * static_cast<double>(result.lease_extensions) /
+                static_cast<double>(result.lease_extension_opportunities)
+          : 0.0;
+}
+
+std::string_view ToString(JobOutcome outcome) {
+  switch (outcome) {
+    case JobOutcome::kCompleted:
+      return "completed";
+    case JobOutcome::kDeadline:
+      return "deadline";
+    case JobOutcome::kFailed:
+      return "failed";
+    case JobOutcome::kUnfinished:
+      break;
+  }
+  return "unfinished";
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,101 @@
+// The policy table (STYLE.md habit 4). Names follow the reference's `--policy` strings.
+#include "adaptsim/registry.hpp"
+
+#include <functional>
+
+#include "adaptsim/error.hpp"
+#include "policies/fifo.hpp"
+#include "policies/gandiva_fair.hpp"
+#include "policies/max_min_fairness.hpp"
+#include "policies/policy_options.hpp"
+#include "policies/replay.hpp"
+
+namespace adaptsim {
+namespace {
+
+using Factory = std::function<PolicyInstance(const nlohmann::json&, const std::string&)>;
+
+struct Entry {
+  PolicyInfo info;
+  Factory factory;
+};
+
+PolicyInstance Allocation(std::unique_ptr<AllocationPolicy> policy) {
+  PolicyInstance instance;
+  instance.allocation = std::move(policy);
+  return instance;
+}
+
+PolicyInstance MakeMaxMinFairness(const nlohmann::json& options, const std::string& context) {
+  internal::RequireKnownOptions(options, "max_min_fairness", {"face_rule", "face_position"},
+                                context);
+  MaxMinFairnessOptions parsed;
+  std::string rule = internal::StringOption(options, "max_min_fairness", "face_rule", "", context);
+  if (rule == "lower") parsed.face_position = 0.0;
+  if (rule == "centre" || rule == "center") parsed.face_position = 0.5;
+  if (rule == "fill") parsed.face_position = 1.0;
+  if (!rule.empty() && rule != "lower" && rule != "centre" && rule != "center" && rule != "fill") {
+    throw InputError(context, 0, "max_min_fairness.face_rule",
+                     "unknown face rule '" + rule + "' (known: lower, centre, fill)");
+  }
+  parsed.face_position = internal::NumberOption(options, "max_min_fairness", "face_position",
+                                                parsed.face_position, context);
+  if (!(parsed.face_position >= 0.0 && parsed.face_position <= 1.0)) {
+    throw InputError(context, 0, "max_min_fairness.face_position", "must be in [0, 1]");
+  }
+  return Allocation(std::make_unique<MaxMinFairnessPolicy>(parsed));
+}
+
+PolicyInstance MakeReplay(const nlohmann::json& options, const std::string& context) {
+  internal::RequireKnownOptions(options, "replay", {"schedule"}, context);
+  std::string path = internal::StringOption(options, "replay", "schedule", "", context);
+  if (path.empty()) {
+    throw InputError(context, 0, "replay.schedule",
+                     "replay needs option 'schedule' (a results JSON with per_round_schedule)");
+  }
+  PolicyInstance instance;
+  instance.round_scheduler = std::make_unique<ReplayPolicy>(ReplayPolicy::FromJsonFile(path));
+  return instance;
+}
+
+const std::vector<Entry>& Table() {
+  static const std::vector<Entry> kTable = {
+      {{"fifo", "first in, first out; non-preemptive (Gavel mechanism)"},
+       [](const nlohmann::json& o, const std::string& c) {
+         internal::RequireKnownOptions(o, "fifo", {}, c);
+         return Allocation(std::make_unique<FifoPolicy>());
+       }},
+      {{"gandiva_fair", "Gandiva-Fair: equal time share min(1, G/m) per job"},
+       [](const nlohmann::json& o, const std::string& c) {
+         internal::RequireKnownOptions(o, "gandiva_fair", {}, c);
+         return Allocation(std::make_unique<GandivaFairPolicy>());
+       }},
+      {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
+       MakeMaxMinFairness},
+      {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
+  };
+  return kTable;
+}
+
+}  // namespace
+
+const std::vector<PolicyInfo>& RegisteredPolicies() {
+  static const std::vector<PolicyInfo> kInfos = [] {
+    std::vector<PolicyInfo> infos;
+    for (const Entry& entry : Table()) infos.push_back(entry.info);
+    return infos;
+  }();
+  return kInfos;
+}
+
+PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
+                          const std::string& context) {
+  for (const Entry& entry : Table()) {
+    if (entry.info.name == name) return entry.factory(options, context);
+  }
+  std::string known;
+  for (const Entry& entry : Table()) known += (known.empty() ? "" : ", ") + entry.info.name;
+  throw InputError(context, 0, "policy", "unknown policy '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,35 @@
+#include "adaptsim/error.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace adaptsim {
+namespace {
+
+std::string FormatInputError(const std::string& file, int line, const std::string& field,
+                             const std::string& message) {
+  std::ostringstream text;
+  text << file;
+  if (line > 0) text << ':' << line;
+  text << ": ";
+  if (!field.empty()) text << "field '" << field << "': ";
+  text << message;
+  return text.str();
+}
+
+}  // namespace
+
+InputError::InputError(std::string file, int line, std::string field, const std::string& message)
+    : std::runtime_error(FormatInputError(file, line, field, message)),
+      file_(std::move(file)),
+      line_(line),
+      field_(std::move(field)) {}
+
+void InvariantFailure(const char* condition, const char* file, int line) {
+  std::fprintf(stderr, "adaptsim: internal invariant violated: %s (%s:%d)\n", condition, file,
+               line);
+  std::abort();
+}
+
+}  // namespace adaptsim

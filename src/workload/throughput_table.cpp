@@ -1,0 +1,85 @@
+// Measured throughput table (SIMULATOR.md §2; `utils.read_all_throughputs_json_v2`,
+// `scheduler/utils.py:575-594`).
+#include <fstream>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/job.hpp"
+#include "adaptsim/throughput.hpp"
+
+namespace adaptsim {
+namespace {
+
+// "('<job type>', <sf>)" as written by the reference.
+bool ParseKey(const std::string& key, std::string& job_type, int& scale_factor) {
+  static const std::regex kKey(R"(^\('(.*)', *(\d+)\)$)");
+  std::smatch match;
+  if (!std::regex_match(key, match, kKey)) return false;
+  job_type = match[1];
+  scale_factor = std::stoi(match[2]);
+  return true;
+}
+
+nlohmann::json ParseJsonFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open throughputs file");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& error) {
+    // nlohmann reports a byte offset; translate it into a line number.
+    std::ifstream again(path);
+    int line = 1;
+    std::size_t offset = 0;
+    for (char c; offset < error.byte && again.get(c); ++offset) line += (c == '\n');
+    throw InputError(path, line, "", std::string("malformed JSON: ") + error.what());
+  }
+}
+
+}  // namespace
+
+ThroughputTable ThroughputTable::ReadJson(const std::string& path, const std::string& worker_type) {
+  nlohmann::json json = ParseJsonFile(path);
+  if (!json.is_object() || !json.contains(worker_type) || !json[worker_type].is_object()) {
+    throw InputError(path, 0, worker_type, "no object for worker type '" + worker_type + "'");
+  }
+  ThroughputTable table;
+  table.path_ = path;
+  table.worker_type_ = worker_type;
+  for (const auto& [key, entry] : json[worker_type].items()) {
+    std::string job_type;
+    int scale_factor = 0;
+    if (!ParseKey(key, job_type, scale_factor)) {
+      throw InputError(path, 0, worker_type + "." + key, "key is not \"('<job type>', <sf>)\"");
+    }
+    if (!entry.is_object() || !entry.contains("null") || !entry["null"].is_number()) {
+      throw InputError(path, 0, worker_type + "." + key + ".null",
+                       "expected a numeric isolated throughput");
+    }
+    double value = entry["null"].get<double>();
+    if (value < 0) {
+      throw InputError(path, 0, worker_type + "." + key + ".null", "throughput must be >= 0");
+    }
+    table.entries_[{job_type, scale_factor}] = value;
+  }
+  if (table.entries_.empty()) throw InputError(path, 0, worker_type, "no throughput entries");
+  return table;
+}
+
+std::optional<double> ThroughputTable::Lookup(const std::string& job_type, int scale_factor) const {
+  auto it = entries_.find({job_type, scale_factor});
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> ThroughputTable::ThroughputStepsPerS(std::string_view model, int batch_size,
+                                                           int scale_factor) const {
+  return Lookup(JobTypeName(model, batch_size), scale_factor);
+}
+
+std::string ThroughputTable::Describe() const {
+  return "table:" + path_ + "[" + worker_type_ + "]";
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,92 @@
+// Fidelity of the round mechanism against the reference runs (SIMULATOR.md §0, POLICIES.md §7.1).
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "golden_support.hpp"
+#include "test_support.hpp"
+
+namespace adaptsim::testing {
+namespace {
+
+void ExpectJctsMatch(const SimulationResult& result, const GoldenRun& golden, double rel_tol) {
+  ASSERT_EQ(result.jobs.size(), golden.jct_s.size());
+  for (std::size_t j = 0; j < golden.jct_s.size(); ++j) {
+    EXPECT_NEAR(result.jobs[j].jct_s, golden.jct_s[j], rel_tol * golden.jct_s[j]) << "job " << j;
+  }
+}
+
+void ExpectTimelineMatches(const SimulationResult& result, const GoldenRun& golden) {
+  std::size_t golden_entries = 0;
+  for (const auto& [job, entries] : golden.timeline) golden_entries += entries.size();
+  EXPECT_EQ(result.throughput_timeline.size(), golden_entries);
+  for (const ThroughputSample& sample : result.throughput_timeline) {
+    auto job = golden.timeline.find(sample.job_id);
+    ASSERT_NE(job, golden.timeline.end()) << "job " << sample.job_id;
+    auto entry = job->second.find(sample.completion_round);
+    ASSERT_NE(entry, job->second.end())
+        << "job " << sample.job_id << " round " << sample.completion_round;
+    EXPECT_NEAR(sample.steps_per_s, entry->second.first,
+                1e-6 * std::abs(entry->second.first) + 1e-9)
+        << "job " << sample.job_id << " round " << sample.completion_round;
+    EXPECT_EQ(sample.batch_size, entry->second.second)
+        << "job " << sample.job_id << " round " << sample.completion_round;
+  }
+}
+
+class ReplayGolden : public ::testing::TestWithParam<const char*> {};
+
+// Replaying each reference run's per_round_schedule reproduces every JCT, the makespan and the
+// (throughput, batch size) timeline.
+TEST_P(ReplayGolden, ReproducesJctsAndTimeline) {
+  ADAPTSIM_REQUIRE_DATA();
+  GoldenRun golden = LoadGolden(GetParam());
+  std::string options = R"({"schedule": ")" + GoldenPath(GetParam()) + R"("})";
+  SimulationResult result = RunCanonical("replay", options);
+  EXPECT_EQ(result.status, "ok");
+  ExpectJctsMatch(result, golden, 1e-6);
+  EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 1e-6 * golden.makespan_s);
+  EXPECT_EQ(result.rounds.size(), golden.round_jobs.size());
+  ExpectTimelineMatches(result, golden);
+  for (std::size_t j = 0; j < golden.ftf_rho.size(); ++j) {
+    EXPECT_DOUBLE_EQ(result.jobs[j].ftf_rho, golden.ftf_rho[j]) << "job " << j;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllReferenceRuns, ReplayGolden,
+                         ::testing::Values("allox", "finish_time_fairness", "gandiva_fair",
+                                           "max_min_fairness", "max_sum_throughput_perf",
+                                           "min_total_duration", "new_orig_hyperparam_shockwave",
+                                           "old_shockwave", "shockwave"));
+
+// The forward simulation of gandiva_fair is the reference run, job for job and round for round.
+TEST(GandivaFairGolden, IdenticalToReference) {
+  ADAPTSIM_REQUIRE_DATA();
+  GoldenRun golden = LoadGolden("gandiva_fair");
+  SimulationResult result = RunCanonical("gandiva_fair");
+  ASSERT_EQ(result.status, "ok") << result.message;
+  ExpectJctsMatch(result, golden, 1e-6);
+  EXPECT_NEAR(result.summary.makespan_s, 32367.43, 0.01);
+  EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 1e-6 * golden.makespan_s);
+  ASSERT_EQ(result.rounds.size(), golden.round_jobs.size());
+  for (std::size_t r = 0; r < golden.round_jobs.size(); ++r) {
+    EXPECT_EQ(result.rounds[r].running_job_ids, golden.round_jobs[r]) << "round " << r;
+  }
+  ExpectTimelineMatches(result, golden);
+  EXPECT_NEAR(result.summary.utilization, golden.cluster_util, 1e-9);
+  EXPECT_NEAR(result.summary.lease_extension_percent, golden.extension_percentage, 1e-9);
+}
+
+// Gavel max-min fairness: the optimum is not unique when lightly loaded, so the reference's
+// interior point cannot be reproduced exactly; makespan and mean JCT must be within 2 %.
+TEST(MaxMinFairnessGolden, MakespanAndMeanJctWithinTwoPercent) {
+  ADAPTSIM_REQUIRE_DATA();
+  GoldenRun golden = LoadGolden("max_min_fairness");
+  SimulationResult result = RunCanonical("max_min_fairness");
+  ASSERT_EQ(result.status, "ok") << result.message;
+  EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 0.02 * golden.makespan_s);
+  EXPECT_NEAR(result.summary.mean_jct_s, golden.avg_jct_s, 0.02 * golden.avg_jct_s);
+}
+
+}  // namespace
+}  // namespace adaptsim::testing
