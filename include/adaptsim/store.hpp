@@ -1,0 +1,119 @@
+// The HDF5 results file: one file per sweep (or `adaptsim run --out`), written by a single process.
+// Layout, units and a pandas snippet: docs/results-format.md. Only src/store/ includes HDF5
+// headers; HDF5 failures surface here as StoreError.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "adaptsim/result.hpp"
+#include "adaptsim/task.hpp"
+
+namespace adaptsim {
+
+/// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
+inline constexpr int kResultsSchemaVersion = 1;
+
+/// An HDF5 call failed (cannot create/open the file, not an adaptsim results file, disk full).
+/// `what()` names the file and the failing operation.
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What the caller knows about the run; the store adds adaptsim version, git sha, HDF5 version,
+/// creation time (UTC, ISO 8601) and schema version to /meta itself.
+struct Provenance {
+  std::vector<std::string> argv;  ///< the command line, argv[0] included
+  int rank_count = 1;             ///< MPI ranks of the run (1 for `adaptsim run`)
+  std::string sweep_name;         ///< spec `name`, "" for `adaptsim run`
+  std::string spec_path;          ///< sweep spec file, "" for `adaptsim run`
+};
+
+/// One finished (or failed) task as stored in /tasks/<task_id> and one /summary row.
+/// The store only reads fields: `task_id` and `config_json` are computed by the caller (the
+/// harness's MakeTaskRecord), so that src/store does not depend on the harness library.
+struct TaskRecord {
+  std::string task_id;  ///< TaskConfig::Id() of `config`
+  int task_index = 0;   ///< position in the sweep's expansion order (0 for `adaptsim run`)
+  TaskConfig config;
+  nlohmann::json config_json;  ///< TaskConfig::ToJson() of `config`
+  SimulationResult result;
+  int rank = 0;  ///< MPI rank that simulated the task (informational, not part of the result)
+};
+
+/// One row of /summary (all columns of docs/results-format.md).
+struct SummaryRow {
+  std::string task_id;
+  int task_index = 0;
+  std::string status;
+  std::string message;
+  std::string policy;
+  std::string trace;
+  std::string throughputs;
+  int num_gpus = 0;
+  std::uint64_t seed = 0;
+  double round_duration_s = 0.0;
+  double deadline_factor = 0.0;
+  SummaryMetrics metrics;
+  double wall_time_s = 0.0;
+  int rank = 0;
+};
+
+/// A task read back from /tasks/<task_id>.
+struct StoredTask {
+  std::string task_id;
+  std::string status;
+  std::string message;
+  std::string config_json;  ///< canonical JSON (TaskConfig::ToJson().dump())
+  int rank = 0;
+  /// Jobs, rounds (worker ids are not stored and come back empty), throughput timeline,
+  /// gpu_busy_time_s, summary metrics, lease counters, policy statistics and wall time.
+  SimulationResult result;
+};
+
+/// An open results file. Not thread-safe; exactly one process writes a file (rank 0 in a sweep).
+/// Every Append flushes, so a crash loses at most the task being written.
+class ResultsFile {
+ public:
+  /// Creates (truncating any existing file) `path` with /meta, an empty /summary and /tasks.
+  /// Throws StoreError.
+  static ResultsFile Create(const std::string& path, const Provenance& provenance);
+  /// Opens an existing results file for more tasks. Throws StoreError when the file is missing,
+  /// is not HDF5, or has another schema_version.
+  static ResultsFile OpenForAppend(const std::string& path);
+
+  ResultsFile(ResultsFile&&) noexcept;
+  ResultsFile& operator=(ResultsFile&&) noexcept;
+  ~ResultsFile();
+
+  /// Writes /tasks/<task_id> and appends one /summary row, then flushes. A task id already in the
+  /// file is skipped (the first result wins; returns false). Throws StoreError.
+  bool Append(const TaskRecord& record);
+  /// Task ids present in /tasks.
+  std::set<std::string> TaskIds() const;
+  const std::string& path() const;
+
+ private:
+  struct Impl;
+  explicit ResultsFile(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// All /summary rows in file order (completion order; sort by task_index for sweep order).
+std::vector<SummaryRow> ReadSummary(const std::string& path);
+/// The stored task `task_id`. Throws StoreError when it is absent.
+StoredTask ReadTask(const std::string& path, const std::string& task_id);
+/// /meta attributes rendered as strings (numbers in decimal).
+std::map<std::string, std::string> ReadMeta(const std::string& path);
+/// Column name -> `units` attribute of every dataset in `group` (e.g. "/summary",
+/// "/tasks/<id>/jobs"); columns without a units attribute (strings) are absent.
+std::map<std::string, std::string> ReadColumnUnits(const std::string& path,
+                                                   const std::string& group);
+
+}  // namespace adaptsim

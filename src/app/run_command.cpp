@@ -1,0 +1,187 @@
+#include "run_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/harness.hpp"
+#include "adaptsim/registry.hpp"
+#include "adaptsim/store.hpp"
+#include "adaptsim/task.hpp"
+
+namespace adaptsim::app {
+namespace {
+
+namespace fs = std::filesystem;
+const char kContext[] = "command line";
+
+void RequireFlag(bool present, const char* flag) {
+  if (!present) throw InputError(kContext, 0, flag, "required (see adaptsim run --help)");
+}
+
+/// "key=value" -> options[key] = value as JSON when it parses (0.2, true, "x"), else as a string.
+nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
+  nlohmann::json options = nlohmann::json::object();
+  for (const std::string& item : items) {
+    std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError(kContext, 0, "--policy-option", "expected key=value, got '" + item + "'");
+    }
+    std::string value = item.substr(eq + 1);
+    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+    options[item.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+  }
+  return options;
+}
+
+/// Absolute, normalized paths: the same task gets the same id here and in a sweep.
+std::string ResolvePath(const std::string& path, const char* flag) {
+  if (!fs::is_regular_file(path)) throw InputError(path, 0, flag, "file not found");
+  return fs::absolute(path).lexically_normal().string();
+}
+
+TaskConfig MakeTask(const RunCommandOptions& options) {
+  RequireFlag(!options.trace_path.empty(), "--trace");
+  RequireFlag(!options.throughputs_path.empty(), "--throughputs");
+  RequireFlag(options.num_gpus != 0, "--gpus");
+  TaskConfig task;
+  task.trace_path = ResolvePath(options.trace_path, "--trace");
+  task.throughputs_path = ResolvePath(options.throughputs_path, "--throughputs");
+  task.policy = options.policy;
+  task.seed = options.seed;
+  task.simulation.num_gpus = options.num_gpus;
+  task.simulation.round_duration_s = options.round_duration_s;
+  task.simulation.deadline_factor = options.deadline_factor;
+  task.policy_options = ParsePolicyOptions(options.policy_options);
+  return task;
+}
+
+void PrintPolicies() {
+  std::printf("Registered policies:\n");
+  for (const PolicyInfo& info : RegisteredPolicies()) {
+    std::printf("  %-22s %s\n", info.name.c_str(), info.description.c_str());
+  }
+}
+
+nlohmann::ordered_json MetricsJson(const SummaryMetrics& m) {
+  return {{"makespan_s", m.makespan_s},
+          {"mean_jct_s", m.mean_jct_s},
+          {"geometric_mean_jct_s", m.geometric_mean_jct_s},
+          {"harmonic_mean_jct_s", m.harmonic_mean_jct_s},
+          {"p99_jct_s", m.p99_jct_s},
+          {"mean_ftf_rho", m.mean_ftf_rho},
+          {"worst_ftf_rho", m.worst_ftf_rho},
+          {"unfair_fraction_1_05", m.unfair_fraction_1_05},
+          {"unfair_fraction_1_10", m.unfair_fraction_1_10},
+          {"utilization", m.utilization},
+          {"lease_extension_percent", m.lease_extension_percent},
+          {"restarts_per_job", m.restarts_per_job},
+          {"num_rounds", m.num_rounds},
+          {"num_jobs", m.num_jobs},
+          {"num_deadline_completions", m.num_deadline_completions},
+          {"num_failed_jobs", m.num_failed_jobs}};
+}
+
+nlohmann::ordered_json JobJson(const JobResult& j) {
+  return {{"job_id", j.id},
+          {"model", j.model},
+          {"initial_batch_size", j.initial_batch_size},
+          {"final_batch_size", j.final_batch_size},
+          {"scale_factor", j.scale_factor},
+          {"mode", std::string(ToString(j.mode))},
+          {"arrival_s", j.arrival_time_s},
+          {"completion_s", j.completion_time_s},
+          {"jct_s", j.jct_s},
+          {"ftf_rho", j.ftf_rho},
+          {"ftf_rho_themis", j.ftf_rho_themis},
+          {"exclusive_time_s", j.exclusive_time_s},
+          {"rounds_run", j.rounds_run},
+          {"restarts", j.restarts},
+          {"outcome", std::string(ToString(j.outcome))}};
+}
+
+void PrintJson(const TaskConfig& task, const SimulationResult& result, bool jobs) {
+  nlohmann::ordered_json out = {{"task_id", task.Id()},
+                                {"config", nlohmann::ordered_json::parse(task.ToJson().dump())},
+                                {"status", result.status},
+                                {"message", result.message},
+                                {"wall_time_s", result.wall_time_s},
+                                {"summary", MetricsJson(result.summary)},
+                                {"policy_statistics", result.policy_statistics}};
+  if (jobs) {
+    out["jobs"] = nlohmann::ordered_json::array();
+    for (const JobResult& job : result.jobs) out["jobs"].push_back(JobJson(job));
+  }
+  std::cout << out.dump(2) << "\n";
+}
+
+void PrintJobs(const std::vector<JobResult>& jobs) {
+  std::printf("\n%6s %-16s %5s %5s %5s %-9s %10s %10s %10s %8s %6s %6s %-10s\n", "job", "model",
+              "b0", "b", "gpus", "mode", "arrival_s", "jct_s", "excl_s", "ftf_rho", "rounds", "rst",
+              "outcome");
+  for (const JobResult& j : jobs) {
+    std::printf("%6d %-16.16s %5d %5d %5d %-9s %10.1f %10.1f %10.1f %8.3f %6d %6d %-10s\n", j.id,
+                j.model.c_str(), j.initial_batch_size, j.final_batch_size, j.scale_factor,
+                std::string(ToString(j.mode)).c_str(), j.arrival_time_s, j.jct_s,
+                j.exclusive_time_s, j.ftf_rho, j.rounds_run, j.restarts,
+                std::string(ToString(j.outcome)).c_str());
+  }
+}
+
+void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs) {
+  std::printf("task_id                   %s\n", task.Id().c_str());
+  std::printf("status                    %s\n", result.status.c_str());
+  if (!result.message.empty())
+    std::printf("message                   %s\n", result.message.c_str());
+  const nlohmann::ordered_json metrics = MetricsJson(result.summary);
+  for (const auto& [name, value] : metrics.items()) {
+    std::printf("%-25s %s\n", name.c_str(), value.dump().c_str());
+  }
+  for (const auto& [name, value] : result.policy_statistics) {
+    std::printf("%-25s %.6g\n", name.c_str(), value);
+  }
+  std::printf("%-25s %.3f\n", "wall_time_s", result.wall_time_s);
+  if (jobs) PrintJobs(result.jobs);
+}
+
+void WriteResults(const RunCommandOptions& options, const TaskConfig& task,
+                  const SimulationResult& result) {
+  if (fs::exists(options.out_path) && !options.force) {
+    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
+  }
+  ResultsFile file = ResultsFile::Create(options.out_path, Provenance{options.argv, 1, "", ""});
+  file.Append(MakeTaskRecord(task, 0, result, 0));
+}
+
+}  // namespace
+
+int RunCommand(const RunCommandOptions& options) {
+  if (options.policy == "help") {
+    PrintPolicies();
+    return 0;
+  }
+  RequireFlag(!options.policy.empty(), "--policy");
+  TaskConfig task = MakeTask(options);
+  if (!options.out_path.empty() && fs::exists(options.out_path) && !options.force) {
+    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
+  }
+  auto start = std::chrono::steady_clock::now();
+  SimulationResult result = RunTask(task);
+  if (result.wall_time_s <= 0.0) {
+    result.wall_time_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  if (options.json) {
+    PrintJson(task, result, options.jobs);
+  } else {
+    PrintText(task, result, options.jobs);
+  }
+  if (!options.out_path.empty()) WriteResults(options, task, result);
+  return 0;
+}
+
+}  // namespace adaptsim::app

@@ -1,0 +1,30 @@
+// `adaptsim run`: one simulation in this process, without MPI.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace adaptsim::app {
+
+/// Flags of `adaptsim run` (defaults as SimulationOptions).
+struct RunCommandOptions {
+  std::string trace_path;
+  std::string throughputs_path;
+  std::string policy;  ///< "help" lists the registered policies
+  int num_gpus = 0;    ///< required, > 0
+  std::uint64_t seed = 0;
+  double round_duration_s = 120.0;
+  double deadline_factor = 1.5;
+  std::vector<std::string> policy_options;  ///< "key=value"; value parsed as JSON, else a string
+  std::string out_path;                     ///< "" = no results file
+  bool force = false;                       ///< overwrite an existing out_path
+  bool json = false;                        ///< print JSON instead of text
+  bool jobs = false;                        ///< also print the per-job table
+  std::vector<std::string> argv;            ///< recorded in /meta of out_path
+};
+
+/// Runs the command; returns the exit code (0). Throws InputError for bad flags or inputs.
+int RunCommand(const RunCommandOptions& options);
+
+}  // namespace adaptsim::app

@@ -1,0 +1,128 @@
+// TaskConfig <-> canonical JSON, and the content-hash task id (HARNESS.md §C.2).
+#include <array>
+#include <cstdint>
+#include <set>
+
+#include <boost/uuid/name_generator_sha1.hpp>
+#include <boost/uuid/uuid.hpp>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/task.hpp"
+
+namespace adaptsim {
+namespace {
+
+/// The keys of the canonical JSON, which are exactly the fields FromJson requires.
+const std::set<std::string>& CanonicalKeys() {
+  static const std::set<std::string> keys = {"allocation_reset_interval_s",
+                                             "deadline_factor",
+                                             "max_failed_attempts",
+                                             "max_rounds",
+                                             "num_gpus",
+                                             "policy",
+                                             "policy_options",
+                                             "restart_overhead_s",
+                                             "restart_slack_s",
+                                             "round_duration_s",
+                                             "seed",
+                                             "throughputs_path",
+                                             "trace_path"};
+  return keys;
+}
+
+/// Fixed namespace of adaptsim task ids (a random UUID drawn once; never change it, ids depend
+/// on it).
+constexpr boost::uuids::uuid kTaskNamespace = {{0x6b, 0x1f, 0x3a, 0x52, 0x9d, 0x04, 0x4c, 0x7e,
+                                                0xa1, 0x8e, 0x27, 0x5c, 0xd3, 0x60, 0xf9, 0x4b}};
+
+const nlohmann::json& Field(const nlohmann::json& json, const std::string& context,
+                            const std::string& key) {
+  auto it = json.find(key);
+  if (it == json.end()) throw InputError(context, 0, key, "missing field");
+  return *it;
+}
+
+double GetNumber(const nlohmann::json& json, const std::string& context, const std::string& key) {
+  const auto& value = Field(json, context, key);
+  if (!value.is_number()) throw InputError(context, 0, key, "expected a number");
+  return value.get<double>();
+}
+
+std::int64_t GetInteger(const nlohmann::json& json, const std::string& context,
+                        const std::string& key) {
+  const auto& value = Field(json, context, key);
+  if (!value.is_number_integer()) throw InputError(context, 0, key, "expected an integer");
+  return value.get<std::int64_t>();
+}
+
+std::string GetString(const nlohmann::json& json, const std::string& context,
+                      const std::string& key) {
+  const auto& value = Field(json, context, key);
+  if (!value.is_string()) throw InputError(context, 0, key, "expected a string");
+  return value.get<std::string>();
+}
+
+}  // namespace
+
+nlohmann::json TaskConfig::ToJson() const {
+  // nlohmann::json objects are std::map-backed: keys come out sorted whatever the insertion order,
+  // which makes dump() canonical (also inside policy_options).
+  nlohmann::json json = nlohmann::json::object();
+  json["trace_path"] = trace_path;
+  json["throughputs_path"] = throughputs_path;
+  json["policy"] = policy;
+  json["seed"] = seed;
+  json["policy_options"] = policy_options;
+  json["num_gpus"] = simulation.num_gpus;
+  json["round_duration_s"] = simulation.round_duration_s;
+  json["restart_overhead_s"] = simulation.restart_overhead_s;
+  json["restart_slack_s"] = simulation.restart_slack_s;
+  json["deadline_factor"] = simulation.deadline_factor;
+  json["allocation_reset_interval_s"] = simulation.allocation_reset_interval_s;
+  json["max_failed_attempts"] = simulation.max_failed_attempts;
+  json["max_rounds"] = simulation.max_rounds;
+  return json;
+}
+
+TaskConfig TaskConfig::FromJson(const nlohmann::json& json, const std::string& context) {
+  if (!json.is_object()) throw InputError(context, 0, "", "task config must be a JSON object");
+  for (const auto& [key, value] : json.items()) {
+    if (CanonicalKeys().count(key) == 0) throw InputError(context, 0, key, "unknown field");
+  }
+  TaskConfig task;
+  task.trace_path = GetString(json, context, "trace_path");
+  task.throughputs_path = GetString(json, context, "throughputs_path");
+  task.policy = GetString(json, context, "policy");
+  const auto& seed = Field(json, context, "seed");
+  if (!seed.is_number_unsigned()) throw InputError(context, 0, "seed", "expected an integer >= 0");
+  task.seed = seed.get<std::uint64_t>();
+  task.policy_options = Field(json, context, "policy_options");
+  if (!task.policy_options.is_object()) {
+    throw InputError(context, 0, "policy_options", "expected an object");
+  }
+  SimulationOptions& sim = task.simulation;
+  sim.num_gpus = static_cast<int>(GetInteger(json, context, "num_gpus"));
+  sim.round_duration_s = GetNumber(json, context, "round_duration_s");
+  sim.restart_overhead_s = GetNumber(json, context, "restart_overhead_s");
+  sim.restart_slack_s = GetNumber(json, context, "restart_slack_s");
+  sim.deadline_factor = GetNumber(json, context, "deadline_factor");
+  sim.allocation_reset_interval_s = GetNumber(json, context, "allocation_reset_interval_s");
+  sim.max_failed_attempts = static_cast<int>(GetInteger(json, context, "max_failed_attempts"));
+  sim.max_rounds = GetInteger(json, context, "max_rounds");
+  return task;
+}
+
+std::string TaskConfig::Id() const {
+  boost::uuids::name_generator_sha1 generate(kTaskNamespace);
+  boost::uuids::uuid id = generate(ToJson().dump());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(32);
+  for (std::uint8_t byte : id) {
+    text.push_back(kHex[byte >> 4]);
+    text.push_back(kHex[byte & 0x0f]);
+  }
+  return text;
+}
+
+}  // namespace adaptsim

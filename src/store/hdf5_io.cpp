@@ -1,0 +1,347 @@
+#include "store/hdf5_io.hpp"
+
+#include <charconv>
+#include <type_traits>
+#include <utility>
+
+#include "adaptsim/store.hpp"
+
+namespace adaptsim::store {
+namespace {
+
+constexpr hsize_t kChunkRows = 64;
+
+herr_t CollectError(unsigned depth, const H5E_error2_t* error, void* data) {
+  auto* text = static_cast<std::string*>(data);
+  if (depth > 0) text->append("; ");
+  text->append(error->desc != nullptr ? error->desc : "?");
+  if (error->func_name != nullptr) text->append(" (").append(error->func_name).append(")");
+  return 0;
+}
+
+/// A UTF-8 variable-length string type.
+Handle StringType() {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy string type");
+  Check(H5Tset_size(type, H5T_VARIABLE), "set string size");
+  Check(H5Tset_cset(type, H5T_CSET_UTF8), "set string charset");
+  return type;
+}
+
+template <typename T>
+hid_t NativeType() {
+  if constexpr (std::is_same_v<T, std::int64_t>) return H5T_NATIVE_INT64;
+  if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_NATIVE_UINT64;
+  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
+}
+
+/// Memory type and a pointer to contiguous elements of one column (strings as const char*).
+struct Buffer {
+  Handle string_type;
+  hid_t type = H5I_INVALID_HID;
+  std::vector<const char*> strings;
+  const void* data = nullptr;
+  hsize_t size = 0;
+};
+
+Buffer MakeBuffer(const ColumnData& column) {
+  Buffer buffer;
+  std::visit(
+      [&](const auto& values) {
+        using T = typename std::decay_t<decltype(values)>::value_type;
+        buffer.size = values.size();
+        if constexpr (std::is_same_v<T, std::string>) {
+          buffer.string_type = StringType();
+          buffer.type = buffer.string_type;
+          for (const auto& s : values) buffer.strings.push_back(s.c_str());
+          buffer.data = buffer.strings.data();
+        } else {
+          buffer.type = NativeType<T>();
+          buffer.data = values.data();
+        }
+      },
+      column);
+  return buffer;
+}
+
+Handle CreateColumnDataset(hid_t group, const std::string& name, hid_t type, hsize_t size,
+                           bool extendible) {
+  hsize_t max_size = extendible ? H5S_UNLIMITED : size;
+  Handle space(H5Screate_simple(1, &size, &max_size), H5Sclose, "create dataspace for " + name);
+  Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create property list");
+  if (extendible) Check(H5Pset_chunk(properties, 1, &kChunkRows), "set chunk size of " + name);
+  return Handle(H5Dcreate2(group, name.c_str(), type, space, H5P_DEFAULT, properties, H5P_DEFAULT),
+                H5Dclose, "create dataset " + name);
+}
+
+/// Reads `count` elements of numeric type T from dataset `dataset`.
+template <typename T>
+std::vector<T> ReadNumbers(hid_t dataset, hsize_t count) {
+  std::vector<T> values(count);
+  if (count > 0) {
+    Check(H5Dread(dataset, NativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+          "read dataset");
+  }
+  return values;
+}
+
+std::vector<std::string> ReadStrings(hid_t dataset, hid_t file_type, hsize_t count) {
+  std::vector<std::string> values;
+  values.reserve(count);
+  if (count == 0) return values;
+  if (H5Tis_variable_str(file_type) > 0) {
+    Handle type = StringType();
+    std::vector<char*> raw(count, nullptr);
+    Check(H5Dread(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()), "read strings");
+    for (char* s : raw) values.emplace_back(s != nullptr ? s : "");
+    Handle space(H5Dget_space(dataset), H5Sclose, "get dataspace");
+    H5Dvlen_reclaim(type, space, H5P_DEFAULT, raw.data());
+    return values;
+  }
+  size_t width = H5Tget_size(file_type);
+  Handle type(H5Tcopy(file_type), H5Tclose, "copy string type");
+  std::vector<char> raw(count * width);
+  Check(H5Dread(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()), "read strings");
+  for (hsize_t i = 0; i < count; ++i) {
+    std::string s(raw.data() + i * width, width);
+    values.push_back(s.substr(0, s.find('\0')));
+  }
+  return values;
+}
+
+herr_t CollectName(hid_t, const char* name, const H5L_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+herr_t CollectAttributeName(hid_t, const char* name, const H5A_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+}  // namespace
+
+Handle::Handle(hid_t id, Closer closer, const std::string& what) : id_(id), closer_(closer) {
+  if (id < 0) Fail(what);
+}
+
+Handle::Handle(Handle&& other) noexcept
+    : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+  if (this != &other) {
+    Close();
+    id_ = std::exchange(other.id_, H5I_INVALID_HID);
+    closer_ = other.closer_;
+  }
+  return *this;
+}
+
+Handle::~Handle() {
+  Close();
+}
+
+void Handle::Close() {
+  if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+  id_ = H5I_INVALID_HID;
+}
+
+ErrorScope::ErrorScope() {
+  H5Eget_auto2(H5E_DEFAULT, &saved_func_, &saved_data_);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+ErrorScope::~ErrorScope() {
+  H5Eset_auto2(H5E_DEFAULT, saved_func_, saved_data_);
+}
+
+void Fail(const std::string& what) {
+  std::string stack;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, CollectError, &stack);
+  H5Eclear2(H5E_DEFAULT);
+  throw StoreError(stack.empty() ? what : what + ": " + stack);
+}
+
+herr_t Check(herr_t status, const std::string& what) {
+  if (status < 0) Fail(what);
+  return status;
+}
+
+Handle CreateFile(const std::string& path) {
+  Handle properties(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access list");
+  // HDF5 1.10 file format: readable by h5py >= 2.x and HDF5 >= 1.10.
+  Check(H5Pset_libver_bounds(properties, H5F_LIBVER_V18, H5F_LIBVER_V110), "set format");
+  return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, properties), H5Fclose,
+                "cannot create results file '" + path + "'");
+}
+
+Handle OpenFile(const std::string& path, bool writable) {
+  return Handle(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT),
+                H5Fclose, "cannot open results file '" + path + "'");
+}
+
+Handle CreateGroup(hid_t parent, const std::string& name) {
+  Handle properties(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "create group property list");
+  // Track creation order so that columns list in the order they were written.
+  Check(H5Pset_link_creation_order(properties, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+        "track creation order");
+  return Handle(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, properties, H5P_DEFAULT), H5Gclose,
+                "create group " + name);
+}
+
+Handle OpenGroup(hid_t parent, const std::string& name) {
+  return Handle(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose, "open group " + name);
+}
+
+bool Exists(hid_t parent, const std::string& name) {
+  return Check(H5Lexists(parent, name.c_str(), H5P_DEFAULT), "look up " + name) > 0;
+}
+
+std::vector<std::string> ChildNames(hid_t group) {
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  if (H5Literate(group, H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, CollectName, &names) < 0) {
+    H5Eclear2(H5E_DEFAULT);  // creation order not tracked: fall back to name order
+    names.clear();
+    index = 0;
+    Check(H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, CollectName, &names), "list group");
+  }
+  return names;
+}
+
+void WriteColumn(hid_t group, const std::string& name, const ColumnData& data,
+                 const std::string& units, bool extendible) {
+  Buffer buffer = MakeBuffer(data);
+  Handle dataset = CreateColumnDataset(group, name, buffer.type, buffer.size, extendible);
+  if (buffer.size > 0) {
+    Check(H5Dwrite(dataset, buffer.type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data),
+          "write dataset " + name);
+  }
+  if (!units.empty()) WriteAttribute(dataset, "units", units);
+}
+
+void AppendColumn(hid_t group, const std::string& name, const ColumnData& data) {
+  Buffer buffer = MakeBuffer(data);
+  if (buffer.size == 0) return;
+  Handle dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + name);
+  hsize_t old_size = 0;
+  {
+    Handle space(H5Dget_space(dataset), H5Sclose, "get dataspace of " + name);
+    Check(H5Sget_simple_extent_dims(space, &old_size, nullptr), "get size of " + name);
+  }
+  hsize_t new_size = old_size + buffer.size;
+  Check(H5Dset_extent(dataset, &new_size), "extend dataset " + name);
+  Handle file_space(H5Dget_space(dataset), H5Sclose, "get dataspace of " + name);
+  Check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &old_size, nullptr, &buffer.size, nullptr),
+        "select rows of " + name);
+  Handle memory_space(H5Screate_simple(1, &buffer.size, nullptr), H5Sclose, "create dataspace");
+  Check(H5Dwrite(dataset, buffer.type, memory_space, file_space, H5P_DEFAULT, buffer.data),
+        "append to dataset " + name);
+}
+
+ColumnData ReadColumn(hid_t group, const std::string& name) {
+  Handle dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + name);
+  Handle space(H5Dget_space(dataset), H5Sclose, "get dataspace of " + name);
+  if (H5Sget_simple_extent_ndims(space) != 1) Fail("dataset " + name + " is not 1-D");
+  hsize_t count = 0;
+  Check(H5Sget_simple_extent_dims(space, &count, nullptr), "get size of " + name);
+  Handle type(H5Dget_type(dataset), H5Tclose, "get type of " + name);
+  switch (H5Tget_class(type)) {
+    case H5T_INTEGER:
+      if (H5Tget_sign(type) == H5T_SGN_NONE) return ReadNumbers<std::uint64_t>(dataset, count);
+      return ReadNumbers<std::int64_t>(dataset, count);
+    case H5T_FLOAT:
+      return ReadNumbers<double>(dataset, count);
+    case H5T_STRING:
+      return ReadStrings(dataset, type, count);
+    default:
+      Fail("dataset " + name + " has an unsupported type");
+  }
+}
+
+void WriteAttribute(hid_t object, const std::string& name, const AttributeValue& value) {
+  if (HasAttribute(object, name)) Check(H5Adelete(object, name.c_str()), "replace " + name);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          Handle type = StringType();
+          Handle attribute(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                           H5Aclose, "create attribute " + name);
+          const char* text = v.c_str();
+          Check(H5Awrite(attribute, type, &text), "write attribute " + name);
+        } else {
+          Handle attribute(
+              H5Acreate2(object, name.c_str(), NativeType<T>(), space, H5P_DEFAULT, H5P_DEFAULT),
+              H5Aclose, "create attribute " + name);
+          Check(H5Awrite(attribute, NativeType<T>(), &v), "write attribute " + name);
+        }
+      },
+      value);
+}
+
+AttributeValue ReadAttribute(hid_t object, const std::string& name) {
+  Handle attribute(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose, "open attribute " + name);
+  Handle type(H5Aget_type(attribute), H5Tclose, "get type of attribute " + name);
+  switch (H5Tget_class(type)) {
+    case H5T_INTEGER: {
+      if (H5Tget_sign(type) == H5T_SGN_NONE) {
+        std::uint64_t v = 0;
+        Check(H5Aread(attribute, H5T_NATIVE_UINT64, &v), "read attribute " + name);
+        return v;
+      }
+      std::int64_t v = 0;
+      Check(H5Aread(attribute, H5T_NATIVE_INT64, &v), "read attribute " + name);
+      return v;
+    }
+    case H5T_FLOAT: {
+      double v = 0.0;
+      Check(H5Aread(attribute, H5T_NATIVE_DOUBLE, &v), "read attribute " + name);
+      return v;
+    }
+    case H5T_STRING: {
+      if (H5Tis_variable_str(type) <= 0) {
+        std::string v(H5Tget_size(type), '\0');
+        Check(H5Aread(attribute, type, v.data()), "read attribute " + name);
+        return v.substr(0, v.find('\0'));
+      }
+      Handle memory_type = StringType();
+      char* raw = nullptr;
+      Check(H5Aread(attribute, memory_type, &raw), "read attribute " + name);
+      std::string v = raw != nullptr ? raw : "";
+      H5free_memory(raw);
+      return v;
+    }
+    default:
+      Fail("attribute " + name + " has an unsupported type");
+  }
+}
+
+bool HasAttribute(hid_t object, const std::string& name) {
+  return Check(H5Aexists(object, name.c_str()), "look up attribute " + name) > 0;
+}
+
+std::vector<std::string> AttributeNames(hid_t object) {
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  Check(H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, &index, CollectAttributeName, &names),
+        "list attributes");
+  return names;
+}
+
+std::string ToString(const AttributeValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return v;
+        } else {
+          char text[64];
+          auto result = std::to_chars(text, text + sizeof(text), v);
+          return std::string(text, result.ptr);
+        }
+      },
+      value);
+}
+
+}  // namespace adaptsim::store

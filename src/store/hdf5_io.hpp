@@ -1,0 +1,86 @@
+// Thin RAII layer over the HDF5 C API (private to src/store). Every failing HDF5 call becomes a
+// StoreError whose message carries the operation and HDF5's own error stack.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace adaptsim::store {
+
+/// Owns one hid_t and closes it with the matching H5?close. Move-only.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  /// Throws StoreError(what) when `id` < 0.
+  Handle(hid_t id, Closer closer, const std::string& what);
+  Handle(Handle&& other) noexcept;
+  Handle& operator=(Handle&& other) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle();
+
+  hid_t get() const { return id_; }
+  operator hid_t() const { return id_; }  // NOLINT: handles are passed straight to H5 calls
+
+ private:
+  void Close();
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+/// Turns off HDF5's automatic error printing while alive (errors become exceptions instead).
+class ErrorScope {
+ public:
+  ErrorScope();
+  ~ErrorScope();
+  ErrorScope(const ErrorScope&) = delete;
+  ErrorScope& operator=(const ErrorScope&) = delete;
+
+ private:
+  H5E_auto2_t saved_func_ = nullptr;
+  void* saved_data_ = nullptr;
+};
+
+/// Throws StoreError("<what>: <HDF5 error stack>").
+[[noreturn]] void Fail(const std::string& what);
+/// Returns `status`, or throws StoreError(what) when it is negative.
+herr_t Check(herr_t status, const std::string& what);
+
+Handle CreateFile(const std::string& path);
+Handle OpenFile(const std::string& path, bool writable);
+Handle CreateGroup(hid_t parent, const std::string& name);
+Handle OpenGroup(hid_t parent, const std::string& name);
+/// True when link `name` exists directly below `parent`.
+bool Exists(hid_t parent, const std::string& name);
+/// Names of the links below `group`, in creation order when tracked, else name order.
+std::vector<std::string> ChildNames(hid_t group);
+
+/// One column of a table: a 1-D dataset.
+using ColumnData = std::variant<std::vector<std::int64_t>, std::vector<std::uint64_t>,
+                                std::vector<double>, std::vector<std::string>>;
+
+/// Creates dataset `name` holding `data` (strings as variable-length UTF-8). A non-empty `units`
+/// becomes its `units` attribute. `extendible` datasets are chunked with an unlimited dimension.
+void WriteColumn(hid_t group, const std::string& name, const ColumnData& data,
+                 const std::string& units, bool extendible);
+/// Appends `data` to extendible dataset `name` (same element type as at creation).
+void AppendColumn(hid_t group, const std::string& name, const ColumnData& data);
+/// Reads a whole 1-D dataset; integers come back as int64 (signed) or uint64 (unsigned).
+ColumnData ReadColumn(hid_t group, const std::string& name);
+
+/// Scalar attribute value.
+using AttributeValue = std::variant<std::int64_t, std::uint64_t, double, std::string>;
+/// Creates or replaces scalar attribute `name` of `object`.
+void WriteAttribute(hid_t object, const std::string& name, const AttributeValue& value);
+AttributeValue ReadAttribute(hid_t object, const std::string& name);
+bool HasAttribute(hid_t object, const std::string& name);
+std::vector<std::string> AttributeNames(hid_t object);
+/// Integers and doubles in decimal (doubles with round-trip precision), strings as they are.
+std::string ToString(const AttributeValue& value);
+
+}  // namespace adaptsim::store

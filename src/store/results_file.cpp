@@ -1,0 +1,258 @@
+// Writing the results file (layout: docs/results-format.md).
+#include <chrono>
+#include <ctime>
+#include <utility>
+
+#include "adaptsim/store.hpp"
+#include "store/columns.hpp"
+#include "store/hdf5_io.hpp"
+
+#ifndef ADAPTSIM_VERSION
+#define ADAPTSIM_VERSION "unknown"
+#endif
+#ifndef ADAPTSIM_GIT_SHA
+#define ADAPTSIM_GIT_SHA "unknown"
+#endif
+
+namespace adaptsim {
+namespace store {
+
+void FromStored(const std::string& s, AdaptationMode& f) {
+  auto mode = ParseAdaptationMode(s);
+  if (!mode) Fail("unknown adaptation mode '" + s + "'");
+  f = *mode;
+}
+
+void FromStored(const std::string& s, JobOutcome& f) {
+  for (JobOutcome outcome : {JobOutcome::kCompleted, JobOutcome::kDeadline, JobOutcome::kFailed,
+                             JobOutcome::kUnfinished}) {
+    if (adaptsim::ToString(outcome) == s) {
+      f = outcome;
+      return;
+    }
+  }
+  Fail("unknown job outcome '" + s + "'");
+}
+
+void WriteTable(hid_t group, const Table& table, bool extendible) {
+  for (const Column& column : table) {
+    WriteColumn(group, column.name, column.data, column.units, extendible);
+  }
+}
+
+void AppendRows(hid_t group, const Table& table) {
+  for (const Column& column : table) AppendColumn(group, column.name, column.data);
+}
+
+SummaryRow MakeSummaryRow(const TaskRecord& record) {
+  const TaskConfig& config = record.config;
+  SummaryRow row;
+  row.task_id = record.task_id;
+  row.task_index = record.task_index;
+  row.status = record.result.status;
+  row.message = record.result.message;
+  row.policy = config.policy;
+  row.trace = config.trace_path;
+  row.throughputs = config.throughputs_path;
+  row.num_gpus = config.simulation.num_gpus;
+  row.seed = config.seed;
+  row.round_duration_s = config.simulation.round_duration_s;
+  row.deadline_factor = config.simulation.deadline_factor;
+  row.metrics = record.result.summary;
+  row.wall_time_s = record.result.wall_time_s;
+  row.rank = record.rank;
+  return row;
+}
+
+}  // namespace store
+
+namespace {
+
+using store::Handle;
+
+std::string UtcNow() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string Hdf5Version() {
+  unsigned major = 0, minor = 0, release = 0;
+  H5get_libversion(&major, &minor, &release);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
+}
+
+std::string JoinArgs(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& arg : argv) line += (line.empty() ? "" : " ") + arg;
+  return line;
+}
+
+void WriteMeta(hid_t file, const Provenance& provenance) {
+  Handle meta = store::CreateGroup(file, "meta");
+  store::WriteAttribute(meta, "schema_version", std::int64_t{kResultsSchemaVersion});
+  store::WriteAttribute(meta, "adaptsim_version", std::string(ADAPTSIM_VERSION));
+  store::WriteAttribute(meta, "git_sha", std::string(ADAPTSIM_GIT_SHA));
+  store::WriteAttribute(meta, "created_utc", UtcNow());
+  store::WriteAttribute(meta, "rank_count", std::int64_t{provenance.rank_count});
+  store::WriteAttribute(meta, "command_line", JoinArgs(provenance.argv));
+  store::WriteAttribute(meta, "hdf5_version", Hdf5Version());
+  store::WriteAttribute(meta, "sweep_name", provenance.sweep_name);
+  store::WriteAttribute(meta, "spec_path", provenance.spec_path);
+}
+
+/// One attribute per key of the canonical config JSON; objects and arrays as JSON text.
+void WriteConfigAttributes(hid_t group, const TaskRecord& record) {
+  const nlohmann::json& json = record.config_json;
+  for (const auto& [key, value] : json.items()) {
+    if (value.is_number_unsigned()) {
+      store::WriteAttribute(group, key, value.get<std::uint64_t>());
+    } else if (value.is_number_integer()) {
+      store::WriteAttribute(group, key, value.get<std::int64_t>());
+    } else if (value.is_number_float()) {
+      store::WriteAttribute(group, key, value.get<double>());
+    } else if (value.is_string()) {
+      store::WriteAttribute(group, key, value.get<std::string>());
+    } else if (value.is_boolean()) {
+      store::WriteAttribute(group, key, std::int64_t{value.get<bool>() ? 1 : 0});
+    } else {
+      store::WriteAttribute(group, key, value.dump());
+    }
+  }
+  store::WriteAttribute(group, "config_json", json.dump());
+  store::WriteAttribute(group, "config_hash", record.task_id);
+}
+
+void WriteRounds(hid_t task_group, const std::vector<RoundResult>& rounds) {
+  Handle group = store::CreateGroup(task_group, "rounds");
+  store::WriteTable(
+      group,
+      store::ToTable(rounds, [](const auto& r, auto&& v) { store::VisitRoundColumns(r, v); }),
+      false);
+  std::vector<std::int64_t> ids;
+  std::vector<std::int64_t> offsets{0};
+  for (const RoundResult& round : rounds) {
+    ids.insert(ids.end(), round.running_job_ids.begin(), round.running_job_ids.end());
+    offsets.push_back(static_cast<std::int64_t>(ids.size()));
+  }
+  store::WriteColumn(group, "running_job_ids", ids, "id", false);
+  store::WriteColumn(group, "running_offsets", offsets, "count", false);
+}
+
+void WriteResultTables(hid_t task_group, const SimulationResult& result) {
+  Handle jobs = store::CreateGroup(task_group, "jobs");
+  store::WriteTable(
+      jobs,
+      store::ToTable(result.jobs, [](const auto& j, auto&& v) { store::VisitJobColumns(j, v); }),
+      false);
+  WriteRounds(task_group, result.rounds);
+  Handle timeline = store::CreateGroup(task_group, "throughput_timeline");
+  store::WriteTable(
+      timeline,
+      store::ToTable(result.throughput_timeline,
+                     [](const auto& s, auto&& v) { store::VisitThroughputColumns(s, v); }),
+      false);
+  store::WriteColumn(task_group, "gpu_busy_time_s", result.gpu_busy_time_s, "s", false);
+}
+
+void WriteSummaryAttributes(hid_t task_group, const SimulationResult& result) {
+  Handle summary = store::CreateGroup(task_group, "summary");
+  store::VisitMetrics(result.summary, [&](const char* name, const char*, const auto& field) {
+    store::WriteAttribute(summary, name, store::ToStored(field));
+  });
+  store::WriteAttribute(summary, "lease_extensions", result.lease_extensions);
+  store::WriteAttribute(summary, "lease_extension_opportunities",
+                        result.lease_extension_opportunities);
+  Handle statistics = store::CreateGroup(task_group, "policy_statistics");
+  for (const auto& [name, value] : result.policy_statistics) {
+    store::WriteAttribute(statistics, name, value);
+  }
+}
+
+void WriteTask(hid_t tasks, const TaskRecord& record) {
+  Handle group = store::CreateGroup(tasks, record.task_id);
+  WriteConfigAttributes(group, record);
+  store::WriteAttribute(group, "task_index", std::int64_t{record.task_index});
+  store::WriteAttribute(group, "status", record.result.status);
+  store::WriteAttribute(group, "message", record.result.message);
+  store::WriteAttribute(group, "rank", std::int64_t{record.rank});
+  store::WriteAttribute(group, "wall_time_s", record.result.wall_time_s);
+  WriteResultTables(group, record.result);
+  WriteSummaryAttributes(group, record.result);
+}
+
+store::Table SummaryTable(const std::vector<SummaryRow>& rows) {
+  return store::ToTable(rows, [](const auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+}
+
+}  // namespace
+
+struct ResultsFile::Impl {
+  std::string path;
+  Handle file;
+  Handle summary;
+  Handle tasks;
+  std::set<std::string> task_ids;
+};
+
+ResultsFile::ResultsFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ResultsFile::ResultsFile(ResultsFile&&) noexcept = default;
+ResultsFile& ResultsFile::operator=(ResultsFile&&) noexcept = default;
+ResultsFile::~ResultsFile() = default;
+
+ResultsFile ResultsFile::Create(const std::string& path, const Provenance& provenance) {
+  store::ErrorScope errors;
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->file = store::CreateFile(path);
+  WriteMeta(impl->file, provenance);
+  impl->summary = store::CreateGroup(impl->file, "summary");
+  store::WriteTable(impl->summary, SummaryTable({}), true);
+  impl->tasks = store::CreateGroup(impl->file, "tasks");
+  store::Check(H5Fflush(impl->file, H5F_SCOPE_GLOBAL), "flush " + path);
+  return ResultsFile(std::move(impl));
+}
+
+ResultsFile ResultsFile::OpenForAppend(const std::string& path) {
+  store::ErrorScope errors;
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->file = store::OpenFile(path, true);
+  if (!store::Exists(impl->file, "meta") || !store::Exists(impl->file, "summary") ||
+      !store::Exists(impl->file, "tasks")) {
+    throw StoreError("'" + path + "' is not an adaptsim results file");
+  }
+  Handle meta = store::OpenGroup(impl->file, "meta");
+  auto version = store::ReadAttribute(meta, "schema_version");
+  if (store::ToString(version) != std::to_string(kResultsSchemaVersion)) {
+    throw StoreError("'" + path + "' has schema_version " + store::ToString(version) +
+                     ", expected " + std::to_string(kResultsSchemaVersion));
+  }
+  impl->summary = store::OpenGroup(impl->file, "summary");
+  impl->tasks = store::OpenGroup(impl->file, "tasks");
+  for (auto& name : store::ChildNames(impl->tasks)) impl->task_ids.insert(std::move(name));
+  return ResultsFile(std::move(impl));
+}
+
+bool ResultsFile::Append(const TaskRecord& record) {
+  if (impl_->task_ids.count(record.task_id) > 0) return false;
+  store::ErrorScope errors;
+  WriteTask(impl_->tasks, record);
+  store::AppendRows(impl_->summary, SummaryTable({store::MakeSummaryRow(record)}));
+  store::Check(H5Fflush(impl_->file, H5F_SCOPE_GLOBAL), "flush " + impl_->path);
+  impl_->task_ids.insert(record.task_id);
+  return true;
+}
+
+std::set<std::string> ResultsFile::TaskIds() const {
+  return impl_->task_ids;
+}
+
+const std::string& ResultsFile::path() const {
+  return impl_->path;
+}
+
+}  // namespace adaptsim

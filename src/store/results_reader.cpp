@@ -1,0 +1,133 @@
+// Reading the results file back (tests, resume, comparisons).
+#include <variant>
+
+#include "adaptsim/store.hpp"
+#include "store/columns.hpp"
+#include "store/hdf5_io.hpp"
+
+namespace adaptsim {
+namespace {
+
+using store::Handle;
+
+std::string StringAttribute(hid_t object, const std::string& name) {
+  return store::ToString(store::ReadAttribute(object, name));
+}
+
+std::int64_t IntegerAttribute(hid_t object, const std::string& name) {
+  auto value = store::ReadAttribute(object, name);
+  if (const auto* v = std::get_if<std::int64_t>(&value)) return *v;
+  store::Fail("attribute " + name + " is not a signed integer");
+}
+
+/// Reads the attribute into `field` (int64 for integers, double for reals).
+template <typename T>
+void ReadNumberAttribute(hid_t object, const std::string& name, T& field) {
+  auto value = store::ReadAttribute(object, name);
+  using S = decltype(store::ToStored(field));
+  const auto* v = std::get_if<S>(&value);
+  if (v == nullptr) store::Fail("attribute " + name + " has an unexpected type");
+  store::FromStored(*v, field);
+}
+
+std::vector<RoundResult> ReadRounds(hid_t task_group) {
+  Handle group = store::OpenGroup(task_group, "rounds");
+  auto rounds = store::ReadTable<RoundResult>(
+      group, [](auto& r, auto&& v) { store::VisitRoundColumns(r, v); });
+  auto ids = std::get<std::vector<std::int64_t>>(store::ReadColumn(group, "running_job_ids"));
+  auto offsets = std::get<std::vector<std::int64_t>>(store::ReadColumn(group, "running_offsets"));
+  if (offsets.size() != rounds.size() + 1) store::Fail("running_offsets has the wrong length");
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    if (offsets[r] > offsets[r + 1] || offsets[r + 1] > static_cast<std::int64_t>(ids.size())) {
+      store::Fail("running_offsets is not a valid CSR index");
+    }
+    rounds[r].running_job_ids.assign(ids.begin() + offsets[r], ids.begin() + offsets[r + 1]);
+  }
+  return rounds;
+}
+
+void ReadResultTables(hid_t task_group, SimulationResult& result) {
+  Handle jobs = store::OpenGroup(task_group, "jobs");
+  result.jobs =
+      store::ReadTable<JobResult>(jobs, [](auto& j, auto&& v) { store::VisitJobColumns(j, v); });
+  result.rounds = ReadRounds(task_group);
+  Handle timeline = store::OpenGroup(task_group, "throughput_timeline");
+  result.throughput_timeline = store::ReadTable<ThroughputSample>(
+      timeline, [](auto& s, auto&& v) { store::VisitThroughputColumns(s, v); });
+  result.gpu_busy_time_s =
+      std::get<std::vector<double>>(store::ReadColumn(task_group, "gpu_busy_time_s"));
+}
+
+void ReadSummaryAttributes(hid_t task_group, SimulationResult& result) {
+  Handle summary = store::OpenGroup(task_group, "summary");
+  store::VisitMetrics(result.summary, [&](const char* name, const char*, auto& field) {
+    ReadNumberAttribute(summary, name, field);
+  });
+  ReadNumberAttribute(summary, "lease_extensions", result.lease_extensions);
+  ReadNumberAttribute(summary, "lease_extension_opportunities",
+                      result.lease_extension_opportunities);
+  Handle statistics = store::OpenGroup(task_group, "policy_statistics");
+  for (const auto& name : store::AttributeNames(statistics)) {
+    ReadNumberAttribute(statistics, name, result.policy_statistics[name]);
+  }
+}
+
+}  // namespace
+
+std::vector<SummaryRow> ReadSummary(const std::string& path) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  Handle summary = store::OpenGroup(file, "summary");
+  return store::ReadTable<SummaryRow>(summary,
+                                      [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+}
+
+StoredTask ReadTask(const std::string& path, const std::string& task_id) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  Handle tasks = store::OpenGroup(file, "tasks");
+  if (!store::Exists(tasks, task_id)) {
+    throw StoreError("'" + path + "' has no task " + task_id);
+  }
+  Handle group = store::OpenGroup(tasks, task_id);
+  StoredTask task;
+  task.task_id = task_id;
+  task.status = StringAttribute(group, "status");
+  task.message = StringAttribute(group, "message");
+  task.config_json = StringAttribute(group, "config_json");
+  task.rank = static_cast<int>(IntegerAttribute(group, "rank"));
+  task.result.status = task.status;
+  task.result.message = task.message;
+  ReadNumberAttribute(group, "wall_time_s", task.result.wall_time_s);
+  ReadResultTables(group, task.result);
+  ReadSummaryAttributes(group, task.result);
+  return task;
+}
+
+std::map<std::string, std::string> ReadMeta(const std::string& path) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  Handle meta = store::OpenGroup(file, "meta");
+  std::map<std::string, std::string> values;
+  for (const auto& name : store::AttributeNames(meta)) values[name] = StringAttribute(meta, name);
+  return values;
+}
+
+std::map<std::string, std::string> ReadColumnUnits(const std::string& path,
+                                                   const std::string& group) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  Handle table = store::OpenGroup(file, group);
+  std::map<std::string, std::string> units;
+  for (const auto& name : store::ChildNames(table)) {
+    H5O_info_t info{};
+    store::Check(H5Oget_info_by_name2(table, name.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT),
+                 "inspect " + name);
+    if (info.type != H5O_TYPE_DATASET) continue;
+    Handle dataset(H5Dopen2(table, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
+    if (store::HasAttribute(dataset, "units")) units[name] = StringAttribute(dataset, "units");
+  }
+  return units;
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,126 @@
+// Checks that results files of the same sweep run with different rank counts hold the same data:
+// identical /summary rows (matched by task_id; `rank` and the measured `wall_time_s` aside) and
+// identical per-task tables. Usage: adaptsim_compare_results A.h5 B.h5 [C.h5 ...]
+// Exit codes: 0 same, 1 different (the first difference is printed), 77 a file is missing.
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "adaptsim/store.hpp"
+
+namespace {
+
+using adaptsim::SimulationResult;
+using adaptsim::SummaryRow;
+
+/// Canonical text of everything in a task that must not depend on the rank count.
+std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
+  std::ostringstream out;
+  out.precision(17);
+  const auto& m = row.metrics;
+  out << "summary " << row.task_id << ' ' << row.task_index << ' ' << row.status << ' '
+      << row.message << ' ' << row.policy << ' ' << row.trace << ' ' << row.throughputs << ' '
+      << row.num_gpus << ' ' << row.seed << ' ' << row.round_duration_s << ' '
+      << row.deadline_factor << ' ' << m.makespan_s << ' ' << m.mean_jct_s << ' '
+      << m.geometric_mean_jct_s << ' ' << m.harmonic_mean_jct_s << ' ' << m.p99_jct_s << ' '
+      << m.mean_ftf_rho << ' ' << m.worst_ftf_rho << ' ' << m.unfair_fraction_1_05 << ' '
+      << m.unfair_fraction_1_10 << ' ' << m.utilization << ' ' << m.lease_extension_percent << ' '
+      << m.restarts_per_job << ' ' << m.num_rounds << ' ' << m.num_jobs << ' '
+      << m.num_deadline_completions << ' ' << m.num_failed_jobs << '\n';
+  const SimulationResult& r = task.result;
+  out << "task " << task.status << ' ' << task.message << ' ' << task.config_json << ' '
+      << r.lease_extensions << ' ' << r.lease_extension_opportunities << '\n';
+  for (const auto& j : r.jobs) {
+    out << "job " << j.id << ' ' << j.model << ' ' << j.initial_batch_size << ' '
+        << j.final_batch_size << ' ' << j.scale_factor << ' ' << static_cast<int>(j.mode) << ' '
+        << j.arrival_time_s << ' ' << j.completion_time_s << ' ' << j.jct_s << ' ' << j.ftf_rho
+        << ' ' << j.ftf_rho_themis << ' ' << j.exclusive_time_s << ' ' << j.rounds_run << ' '
+        << j.restarts << ' ' << static_cast<int>(j.outcome) << '\n';
+  }
+  for (const auto& round : r.rounds) {
+    out << "round " << round.round_index << ' ' << round.start_s << ' ' << round.end_s << ' '
+        << round.busy_gpus << ' ' << round.active_jobs << " :";
+    for (int id : round.running_job_ids) out << ' ' << id;
+    out << '\n';
+  }
+  for (const auto& s : r.throughput_timeline) {
+    out << "throughput " << s.job_id << ' ' << s.completion_round << ' ' << s.steps_per_s << ' '
+        << s.batch_size << '\n';
+  }
+  for (double busy : r.gpu_busy_time_s) out << "busy " << busy << '\n';
+  for (const auto& [name, value] : r.policy_statistics) {
+    // Measured solver times are informational and may differ between runs.
+    if (name.find("time") == std::string::npos) out << "statistic " << name << ' ' << value << '\n';
+  }
+  return out.str();
+}
+
+std::map<std::string, std::string> Load(const std::string& path) {
+  std::map<std::string, std::string> tasks;
+  for (const SummaryRow& row : adaptsim::ReadSummary(path)) {
+    if (row.status != "ok")
+      throw std::runtime_error(path + ": task " + row.task_id + " is " + row.status + ": " +
+                               row.message);
+    tasks[row.task_id] = Dump(row, adaptsim::ReadTask(path, row.task_id));
+  }
+  if (tasks.empty()) throw std::runtime_error(path + ": no tasks");
+  return tasks;
+}
+
+/// Prints the first line where `a` and `b` differ.
+void ReportDifference(const std::string& a, const std::string& b) {
+  std::istringstream sa(a), sb(b);
+  std::string la, lb;
+  while (true) {
+    bool more_a = static_cast<bool>(std::getline(sa, la));
+    bool more_b = static_cast<bool>(std::getline(sb, lb));
+    if (!more_a && !more_b) return;
+    if (la != lb || more_a != more_b) {
+      std::printf("  first: %s\n  other: %s\n", la.c_str(), lb.c_str());
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s A.h5 B.h5 [C.h5 ...]\n", argv[0]);
+    return 2;
+  }
+  for (int i = 1; i < argc; ++i) {
+    if (!std::filesystem::exists(argv[i])) {
+      std::printf("%s not found (sweep skipped?); skipping\n", argv[i]);
+      return 77;
+    }
+  }
+  try {
+    auto reference = Load(argv[1]);
+    for (int i = 2; i < argc; ++i) {
+      auto other = Load(argv[i]);
+      for (const auto& [id, text] : reference) {
+        auto it = other.find(id);
+        if (it == other.end() || it->second != text) {
+          std::printf("task %s differs between %s and %s\n", id.c_str(), argv[1], argv[i]);
+          if (it != other.end()) ReportDifference(text, it->second);
+          return 1;
+        }
+      }
+      if (other.size() != reference.size()) {
+        std::printf("%s has %zu tasks, %s has %zu\n", argv[1], reference.size(), argv[i],
+                    other.size());
+        return 1;
+      }
+    }
+    std::printf("%d files, %zu tasks each: identical (rank, wall_time_s aside)\n", argc - 1,
+                reference.size());
+    return 0;
+  } catch (const std::exception& error) {
+    std::printf("error: %s\n", error.what());
+    return 1;
+  }
+}

@@ -1,0 +1,245 @@
+// Results file: every column written by ResultsFile comes back unchanged; units are present.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "adaptsim/store.hpp"
+
+namespace adaptsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A temporary file path removed at the end of the test.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& name)
+      : path_((fs::temp_directory_path() /
+               ("adaptsim_test_" + std::to_string(::getpid()) + "_" + name + ".h5"))
+                  .string()) {
+    fs::remove(path_);
+  }
+  ~TempFile() { fs::remove(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TaskRecord SyntheticRecord() {
+  TaskRecord record;
+  record.config.trace_path = "/data/ü.trace";  // UTF-8 survives
+  record.config.throughputs_path = "/data/t.json";
+  record.config.policy = "gandiva_fair";
+  record.config.seed = 42;
+  record.config.simulation.num_gpus = 4;
+  record.config.simulation.round_duration_s = 360;
+  record.config.simulation.deadline_factor = 1.25;
+  record.config.policy_options = {{"alpha", 0.5}};
+  record.task_id = record.config.Id();
+  record.config_json = record.config.ToJson();
+  record.task_index = 5;
+  record.rank = 2;
+  SimulationResult& r = record.result;
+  r.status = "timeout";
+  r.message = "max_rounds reached";
+  r.jobs = {{0, "ResNet-18", 32, 64, 1, AdaptationMode::kAccordion, 0.0, 1000.5, 1000.5, 800.25,
+             1.25, 1.5, 9, 2, JobOutcome::kCompleted},
+            {1, "LM", 16, 16, 4, AdaptationMode::kStatic, 10.0, 5000.0, 4990.0, 100.0, 49.9,
+             std::numeric_limits<double>::infinity(), 40, 0, JobOutcome::kDeadline},
+            {2, "Transformer", 8, 128, 2, AdaptationMode::kGns, 20.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0,
+             0, JobOutcome::kUnfinished}};
+  r.rounds = {{0, 0.0, 120.0, 5, 2, {0, 1}, {{0}, {1, 2, 3, 4}}},
+              {1, 120.0, 240.0, 0, 1, {}, {}},
+              {2, 240.0, 355.5, 3, 3, {2, 0}, {{0, 1}, {2}}}};
+  r.throughput_timeline = {{0, 1, 12.5, 32}, {1, 1, 3.25, 16}, {0, 3, 11.0, 64}};
+  r.gpu_busy_time_s = {240.0, 120.0, 120.0, 0.5};
+  r.lease_extensions = 7;
+  r.lease_extension_opportunities = 9;
+  r.summary = {5000.0, 2000.5, 1500.25, 1200.125, 4900.0, 1.1, 49.9, 0.33,
+               0.25,   0.61,   77.7,    0.66,     3,      3,   1,    0};
+  r.policy_statistics = {{"allocation_solves", 3.0}, {"solve_time_s", 0.125}};
+  r.wall_time_s = 0.75;
+  return record;
+}
+
+void ExpectSameMetrics(const SummaryMetrics& a, const SummaryMetrics& b) {
+  EXPECT_EQ(a.makespan_s, b.makespan_s);
+  EXPECT_EQ(a.mean_jct_s, b.mean_jct_s);
+  EXPECT_EQ(a.geometric_mean_jct_s, b.geometric_mean_jct_s);
+  EXPECT_EQ(a.harmonic_mean_jct_s, b.harmonic_mean_jct_s);
+  EXPECT_EQ(a.p99_jct_s, b.p99_jct_s);
+  EXPECT_EQ(a.mean_ftf_rho, b.mean_ftf_rho);
+  EXPECT_EQ(a.worst_ftf_rho, b.worst_ftf_rho);
+  EXPECT_EQ(a.unfair_fraction_1_05, b.unfair_fraction_1_05);
+  EXPECT_EQ(a.unfair_fraction_1_10, b.unfair_fraction_1_10);
+  EXPECT_EQ(a.utilization, b.utilization);
+  EXPECT_EQ(a.lease_extension_percent, b.lease_extension_percent);
+  EXPECT_EQ(a.restarts_per_job, b.restarts_per_job);
+  EXPECT_EQ(a.num_rounds, b.num_rounds);
+  EXPECT_EQ(a.num_jobs, b.num_jobs);
+  EXPECT_EQ(a.num_deadline_completions, b.num_deadline_completions);
+  EXPECT_EQ(a.num_failed_jobs, b.num_failed_jobs);
+}
+
+void ExpectSameJob(const JobResult& a, const JobResult& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.model, b.model);
+  EXPECT_EQ(a.initial_batch_size, b.initial_batch_size);
+  EXPECT_EQ(a.final_batch_size, b.final_batch_size);
+  EXPECT_EQ(a.scale_factor, b.scale_factor);
+  EXPECT_EQ(a.mode, b.mode);
+  EXPECT_EQ(a.arrival_time_s, b.arrival_time_s);
+  EXPECT_EQ(a.completion_time_s, b.completion_time_s);
+  EXPECT_EQ(a.jct_s, b.jct_s);
+  EXPECT_EQ(a.exclusive_time_s, b.exclusive_time_s);
+  EXPECT_EQ(a.ftf_rho, b.ftf_rho);
+  EXPECT_EQ(a.ftf_rho_themis, b.ftf_rho_themis);
+  EXPECT_EQ(a.rounds_run, b.rounds_run);
+  EXPECT_EQ(a.restarts, b.restarts);
+  EXPECT_EQ(a.outcome, b.outcome);
+}
+
+TEST(ResultsFileTest, SummaryRowRoundTrips) {
+  TempFile file("summary");
+  TaskRecord record = SyntheticRecord();
+  ResultsFile::Create(file.path(), Provenance{{"adaptsim", "run"}, 1, "", ""}).Append(record);
+  std::vector<SummaryRow> rows = ReadSummary(file.path());
+  ASSERT_EQ(rows.size(), 1u);
+  const SummaryRow& row = rows[0];
+  EXPECT_EQ(row.task_id, record.task_id);
+  EXPECT_EQ(row.task_index, 5);
+  EXPECT_EQ(row.status, "timeout");
+  EXPECT_EQ(row.message, "max_rounds reached");
+  EXPECT_EQ(row.policy, "gandiva_fair");
+  EXPECT_EQ(row.trace, "/data/ü.trace");
+  EXPECT_EQ(row.throughputs, "/data/t.json");
+  EXPECT_EQ(row.num_gpus, 4);
+  EXPECT_EQ(row.seed, 42u);
+  EXPECT_EQ(row.round_duration_s, 360.0);
+  EXPECT_EQ(row.deadline_factor, 1.25);
+  ExpectSameMetrics(row.metrics, record.result.summary);
+  EXPECT_EQ(row.wall_time_s, 0.75);
+  EXPECT_EQ(row.rank, 2);
+}
+
+TEST(ResultsFileTest, TaskTablesRoundTrip) {
+  TempFile file("task");
+  TaskRecord record = SyntheticRecord();
+  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  StoredTask task = ReadTask(file.path(), record.task_id);
+  const SimulationResult& in = record.result;
+  const SimulationResult& out = task.result;
+  EXPECT_EQ(task.status, "timeout");
+  EXPECT_EQ(task.message, "max_rounds reached");
+  EXPECT_EQ(task.rank, 2);
+  EXPECT_EQ(task.config_json, record.config.ToJson().dump());
+  ASSERT_EQ(out.jobs.size(), in.jobs.size());
+  for (std::size_t i = 0; i < in.jobs.size(); ++i) ExpectSameJob(out.jobs[i], in.jobs[i]);
+  ASSERT_EQ(out.rounds.size(), in.rounds.size());
+  for (std::size_t i = 0; i < in.rounds.size(); ++i) {
+    EXPECT_EQ(out.rounds[i].round_index, in.rounds[i].round_index);
+    EXPECT_EQ(out.rounds[i].start_s, in.rounds[i].start_s);
+    EXPECT_EQ(out.rounds[i].end_s, in.rounds[i].end_s);
+    EXPECT_EQ(out.rounds[i].busy_gpus, in.rounds[i].busy_gpus);
+    EXPECT_EQ(out.rounds[i].active_jobs, in.rounds[i].active_jobs);
+    EXPECT_EQ(out.rounds[i].running_job_ids, in.rounds[i].running_job_ids);
+  }
+  ASSERT_EQ(out.throughput_timeline.size(), in.throughput_timeline.size());
+  for (std::size_t i = 0; i < in.throughput_timeline.size(); ++i) {
+    EXPECT_EQ(out.throughput_timeline[i].job_id, in.throughput_timeline[i].job_id);
+    EXPECT_EQ(out.throughput_timeline[i].completion_round,
+              in.throughput_timeline[i].completion_round);
+    EXPECT_EQ(out.throughput_timeline[i].steps_per_s, in.throughput_timeline[i].steps_per_s);
+    EXPECT_EQ(out.throughput_timeline[i].batch_size, in.throughput_timeline[i].batch_size);
+  }
+  EXPECT_EQ(out.gpu_busy_time_s, in.gpu_busy_time_s);
+  EXPECT_EQ(out.lease_extensions, 7);
+  EXPECT_EQ(out.lease_extension_opportunities, 9);
+  ExpectSameMetrics(out.summary, in.summary);
+  EXPECT_EQ(out.policy_statistics, in.policy_statistics);
+  EXPECT_EQ(out.wall_time_s, 0.75);
+}
+
+TEST(ResultsFileTest, EveryNumericColumnHasUnits) {
+  TempFile file("units");
+  TaskRecord record = SyntheticRecord();
+  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  auto summary = ReadColumnUnits(file.path(), "/summary");
+  EXPECT_EQ(summary.size(), 23u);  // 29 columns, 6 of them strings
+  EXPECT_EQ(summary["makespan_s"], "s");
+  EXPECT_EQ(summary["utilization"], "1");
+  EXPECT_EQ(summary["num_gpus"], "gpus");
+  EXPECT_EQ(summary.count("policy"), 0u);
+  std::string task = "/tasks/" + record.task_id;
+  auto jobs = ReadColumnUnits(file.path(), task + "/jobs");
+  EXPECT_EQ(jobs.size(), 12u);  // 15 columns, 3 of them strings
+  EXPECT_EQ(jobs["jct_s"], "s");
+  EXPECT_EQ(jobs["final_batch_size"], "samples");
+  EXPECT_EQ(ReadColumnUnits(file.path(), task + "/rounds").size(), 7u);
+  EXPECT_EQ(ReadColumnUnits(file.path(), task + "/throughput_timeline")["steps_per_s"], "steps/s");
+  EXPECT_EQ(ReadColumnUnits(file.path(), task)["gpu_busy_time_s"], "s");
+}
+
+TEST(ResultsFileTest, MetaRecordsProvenance) {
+  TempFile file("meta");
+  ResultsFile::Create(file.path(),
+                      Provenance{{"adaptsim", "sweep", "x.toml"}, 3, "smoke", "x.toml"});
+  auto meta = ReadMeta(file.path());
+  EXPECT_EQ(meta["schema_version"], std::to_string(kResultsSchemaVersion));
+  EXPECT_EQ(meta["rank_count"], "3");
+  EXPECT_EQ(meta["command_line"], "adaptsim sweep x.toml");
+  EXPECT_EQ(meta["sweep_name"], "smoke");
+  EXPECT_FALSE(meta["adaptsim_version"].empty());
+  EXPECT_FALSE(meta["git_sha"].empty());
+  EXPECT_EQ(meta["hdf5_version"].rfind("1.", 0), 0u);
+  EXPECT_EQ(meta["created_utc"].size(), 20u);  // 2025-01-01T00:00:00Z
+}
+
+TEST(ResultsFileTest, AppendSkipsKnownIdsAndReopens) {
+  TempFile file("append");
+  TaskRecord first = SyntheticRecord();
+  {
+    ResultsFile results = ResultsFile::Create(file.path(), Provenance{});
+    EXPECT_TRUE(results.Append(first));
+    EXPECT_FALSE(results.Append(first));
+  }
+  TaskRecord failed;  // an empty result: zero-length tables
+  failed.config = first.config;
+  failed.config.seed = 43;
+  failed.task_id = failed.config.Id();
+  failed.config_json = failed.config.ToJson();
+  failed.result.status = "failed";
+  failed.result.message = "trace.trace:3: field 'model': unknown";
+  ResultsFile results = ResultsFile::OpenForAppend(file.path());
+  EXPECT_EQ(results.TaskIds(), std::set<std::string>{first.task_id});
+  EXPECT_FALSE(results.Append(first));
+  EXPECT_TRUE(results.Append(failed));
+  EXPECT_EQ(results.TaskIds().size(), 2u);
+  std::vector<SummaryRow> rows = ReadSummary(file.path());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].status, "failed");
+  StoredTask task = ReadTask(file.path(), failed.task_id);
+  EXPECT_EQ(task.message, failed.result.message);
+  EXPECT_TRUE(task.result.jobs.empty());
+  EXPECT_TRUE(task.result.rounds.empty());
+}
+
+TEST(ResultsFileTest, ErrorsAreStoreErrors) {
+  TempFile file("not_hdf5");
+  std::ofstream(file.path()) << "plain text";
+  EXPECT_THROW(ResultsFile::OpenForAppend(file.path()), StoreError);
+  EXPECT_THROW(ResultsFile::OpenForAppend(file.path() + ".missing"), StoreError);
+  EXPECT_THROW(ResultsFile::Create("/nonexistent-dir/x.h5", Provenance{}), StoreError);
+  TempFile empty("no_task");
+  ResultsFile::Create(empty.path(), Provenance{});
+  EXPECT_THROW(ReadTask(empty.path(), "0123"), StoreError);
+}
+
+}  // namespace
+}  // namespace adaptsim
