@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "adaptsim/error.hpp"
@@ -102,8 +104,12 @@ TEST(BadTraceFile, MissingFileNamesThePath) {
   }
 }
 
+// Unique per test and process: CTest runs tests in parallel processes.
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  std::filesystem::path path = std::filesystem::temp_directory_path() / name;
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               (std::string(info->test_suite_name()) + "." + info->name() + "." +
+                                std::to_string(::getpid()) + "." + name);
   std::ofstream(path) << text;
   return path.string();
 }
