@@ -22,6 +22,7 @@ GoldenRun LoadGolden(const std::string& name) {
   run.avg_jct_s = json["avg_jct"];
   run.jct_s = json["jct_list"].get<std::vector<double>>();
   run.ftf_rho = json["finish_time_fairness_list"].get<std::vector<double>>();
+  run.ftf_rho_themis = json["finish_time_fairness_themis_list"].get<std::vector<double>>();
   for (const auto& round : json["per_round_schedule"]) {
     std::vector<JobId> jobs;
     for (const auto& [key, workers] : round.items()) jobs.push_back(std::stoi(key));

@@ -17,6 +17,7 @@ struct GoldenRun {
   double avg_jct_s = 0.0;
   std::vector<double> jct_s;                   ///< by job id
   std::vector<double> ftf_rho;                 ///< static ρ by job id
+  std::vector<double> ftf_rho_themis;          ///< Themis-style ρ by job id
   std::vector<std::vector<JobId>> round_jobs;  ///< per round, dict order
   /// throughput_timeline[job][completion round] = (steps/s, batch size)
   std::map<JobId, std::map<int, std::pair<double, int>>> timeline;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/metrics.hpp"
 #include "golden_support.hpp"
 #include "test_support.hpp"
 
@@ -50,6 +51,7 @@ TEST_P(ReplayGolden, ReproducesJctsAndTimeline) {
   ExpectTimelineMatches(result, golden);
   for (std::size_t j = 0; j < golden.ftf_rho.size(); ++j) {
     EXPECT_DOUBLE_EQ(result.jobs[j].ftf_rho, golden.ftf_rho[j]) << "job " << j;
+    EXPECT_DOUBLE_EQ(result.jobs[j].ftf_rho_themis, golden.ftf_rho_themis[j]) << "job " << j;
   }
 }
 
@@ -74,6 +76,17 @@ TEST(GandivaFairGolden, IdenticalToReference) {
   }
   ExpectTimelineMatches(result, golden);
   EXPECT_NEAR(result.summary.utilization, golden.cluster_util, 1e-9);
+  // Derived statistics, recomputed from the reference's JCT list (REFERENCE_RESULTS.md §2.3).
+  double log_sum = 0.0, inverse_sum = 0.0;
+  for (double jct : golden.jct_s) log_sum += std::log(jct), inverse_sum += 1.0 / jct;
+  const double n = static_cast<double>(golden.jct_s.size());
+  EXPECT_NEAR(result.summary.geometric_mean_jct_s, std::exp(log_sum / n), 1e-6);
+  EXPECT_NEAR(result.summary.harmonic_mean_jct_s, n / inverse_sum, 1e-6);
+  EXPECT_NEAR(result.summary.p99_jct_s, Percentile(golden.jct_s, 99.0), 1e-6);
+  for (std::size_t j = 0; j < golden.ftf_rho.size(); ++j) {
+    EXPECT_DOUBLE_EQ(result.jobs[j].ftf_rho, golden.ftf_rho[j]) << "job " << j;
+    EXPECT_DOUBLE_EQ(result.jobs[j].ftf_rho_themis, golden.ftf_rho_themis[j]) << "job " << j;
+  }
   EXPECT_NEAR(result.summary.lease_extension_percent, golden.extension_percentage, 1e-9);
 }
 
@@ -86,6 +99,24 @@ TEST(MaxMinFairnessGolden, MakespanAndMeanJctWithinTwoPercent) {
   ASSERT_EQ(result.status, "ok") << result.message;
   EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 0.02 * golden.makespan_s);
   EXPECT_NEAR(result.summary.mean_jct_s, golden.avg_jct_s, 0.02 * golden.avg_jct_s);
+}
+
+}  // namespace
+}  // namespace adaptsim::testing
+
+namespace adaptsim::testing {
+namespace {
+
+// Deadline factor 1.0 (the code version behind the comparison runs, SIMULATOR.md §8.3): replaying
+// the shipped gandiva_fair schedule force-completes the 23 jobs whose run time exceeds
+// int(T_excl) before their ceil-based step count is done; factor 1.5 forces none.
+TEST(DeadlineFactor, OneForcesTheDocumentedJobsOnReplay) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string options = R"({"schedule": ")" + GoldenPath("gandiva_fair") + R"("})";
+  SimulationResult strict = RunCanonical("replay", options, 1.0);
+  EXPECT_EQ(strict.summary.num_deadline_completions, 23);
+  SimulationResult shipped = RunCanonical("replay", options, 1.5);
+  EXPECT_EQ(shipped.summary.num_deadline_completions, 0);
 }
 
 }  // namespace
