@@ -7,8 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
-#include "run_command.hpp"
+#include "command.hpp"
 
 namespace {
 
@@ -18,40 +17,12 @@ std::string VersionText() {
   return std::string("adaptsim ") + ADAPTSIM_VERSION + " (git " + ADAPTSIM_GIT_SHA + ")";
 }
 
-void AddRunCommand(CLI::App& app, adaptsim::app::RunCommandOptions& run) {
-  CLI::App* cmd = app.add_subcommand("run", "Run one simulation in this process (no MPI)");
-  cmd->add_option("--trace", run.trace_path, "Job trace (.trace)");
-  cmd->add_option("--throughputs", run.throughputs_path, "Throughputs JSON");
-  cmd->add_option("--policy", run.policy, "Policy name; 'help' lists them");
-  cmd->add_option("--gpus", run.num_gpus, "Number of GPUs")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--seed", run.seed, "Seed of the task's random streams")->capture_default_str();
-  cmd->add_option("--round-duration-s", run.round_duration_s, "Round length in seconds")
-      ->capture_default_str();
-  cmd->add_option("--deadline-factor", run.deadline_factor, "Deadline factor (>= 1)")
-      ->capture_default_str();
-  cmd->add_option("--policy-option", run.policy_options, "Policy parameter key=value (repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_option("--out", run.out_path, "Write the result to this HDF5 file");
-  cmd->add_flag("--force", run.force, "Overwrite --out if it exists");
-  cmd->add_flag("--json", run.json, "Print JSON instead of text");
-  cmd->add_flag("--jobs", run.jobs, "Also print the per-job table");
-}
-
-void AddSweepCommand(CLI::App& app, adaptsim::SweepCommandOptions& sweep) {
-  CLI::App* cmd =
-      app.add_subcommand("sweep", "Run a sweep spec under MPI (mpirun -n N adaptsim sweep ...)");
-  cmd->add_option("spec", sweep.spec_path, "Sweep spec (TOML)")->required();
-  cmd->add_option("--out", sweep.out_path, "Results file (HDF5)")->required();
-  cmd->add_flag("--quiet", sweep.quiet, "No per-task progress lines on stderr");
-  cmd->add_flag("--resume", sweep.resume, "Keep the tasks already in --out, run the others");
-  cmd->add_flag("--force", sweep.force, "Overwrite --out if it exists");
-}
-
-int Dispatch(const CLI::App& app, adaptsim::app::RunCommandOptions& run,
-             adaptsim::SweepCommandOptions& sweep) {
+int Dispatch(const adaptsim::app::CommandList& commands) {
   try {
-    if (app.got_subcommand("run")) return adaptsim::app::RunCommand(run);
-    return adaptsim::RunSweepCommand(sweep);
+    for (const adaptsim::app::Command& command : commands) {
+      if (command.subcommand->parsed()) return command.action();
+    }
+    return 1;
   } catch (const adaptsim::InputError& error) {
     std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
     return kExitBadInput;
@@ -68,12 +39,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", VersionText());
   app.require_subcommand(1);
   std::vector<std::string> args(argv, argv + argc);
-  adaptsim::app::RunCommandOptions run;
-  run.argv = args;
-  adaptsim::SweepCommandOptions sweep;
-  sweep.argv = args;
-  AddRunCommand(app, run);
-  AddSweepCommand(app, sweep);
+  const adaptsim::app::CommandContext context{args};
+  adaptsim::app::CommandList commands;
+  // One line per subcommand, in the order `--help` lists them.
+  adaptsim::app::AddRunCommand(app, context, commands);
+  adaptsim::app::AddSweepCommand(app, context, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -86,5 +56,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "adaptsim: error: %s\nRun with --help for more information.\n", e.what());
     return kExitBadInput;
   }
-  return Dispatch(app, run, sweep);
+  return Dispatch(commands);
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,7 @@
 #include "adaptsim/registry.hpp"
 #include "adaptsim/store.hpp"
 #include "adaptsim/task.hpp"
+#include "command.hpp"
 
 namespace adaptsim::app {
 namespace {
@@ -182,6 +184,29 @@ int RunCommand(const RunCommandOptions& options) {
   }
   if (!options.out_path.empty()) WriteResults(options, task, result);
   return 0;
+}
+
+void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands) {
+  auto options = std::make_shared<RunCommandOptions>();
+  options->argv = context.argv;
+  RunCommandOptions& run = *options;
+  CLI::App* cmd = app.add_subcommand("run", "Run one simulation in this process (no MPI)");
+  cmd->add_option("--trace", run.trace_path, "Job trace (.trace)");
+  cmd->add_option("--throughputs", run.throughputs_path, "Throughputs JSON");
+  cmd->add_option("--policy", run.policy, "Policy name; 'help' lists them");
+  cmd->add_option("--gpus", run.num_gpus, "Number of GPUs")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--seed", run.seed, "Seed of the task's random streams")->capture_default_str();
+  cmd->add_option("--round-duration-s", run.round_duration_s, "Round length in seconds")
+      ->capture_default_str();
+  cmd->add_option("--deadline-factor", run.deadline_factor, "Deadline factor (>= 1)")
+      ->capture_default_str();
+  cmd->add_option("--policy-option", run.policy_options, "Policy parameter key=value (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--out", run.out_path, "Write the result to this HDF5 file");
+  cmd->add_flag("--force", run.force, "Overwrite --out if it exists");
+  cmd->add_flag("--json", run.json, "Print JSON instead of text");
+  cmd->add_flag("--jobs", run.jobs, "Also print the per-job table");
+  commands.push_back({cmd, [options] { return RunCommand(*options); }});
 }
 
 }  // namespace adaptsim::app

@@ -1,0 +1,30 @@
+// How subcommands plug into the adaptsim CLI: each command file defines an Add<Name>Command that
+// declares its flags on a CLI11 subcommand and appends the action to run when it was chosen.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace adaptsim::app {
+
+/// A registered subcommand and the action that runs it (returns the exit code; throws
+/// InputError for bad input, which main reports with exit code 2).
+struct Command {
+  CLI::App* subcommand = nullptr;
+  std::function<int()> action;
+};
+
+/// Everything a command may need from main: the full command line (recorded in results files).
+struct CommandContext {
+  std::vector<std::string> argv;
+};
+
+using CommandList = std::vector<Command>;
+
+void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+
+}  // namespace adaptsim::app
