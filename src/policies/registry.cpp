@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "adaptsim/error.hpp"
+#include "policies/baseline_factories.hpp"
 #include "policies/fifo.hpp"
 #include "policies/gandiva_fair.hpp"
 #include "policies/max_min_fairness.hpp"
@@ -73,6 +74,18 @@ const std::vector<Entry>& Table() {
       {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
        MakeMaxMinFairness},
       {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
+      {{"min_total_duration", "OSSP: smallest horizon T (reference bisection); option face_rule"},
+       internal::MakeMinTotalDuration},
+      {{"finish_time_fairness", "Themis: minimise the worst finish-time ratio; option face_rule"},
+       internal::MakeFinishTimeFairness},
+      {{"max_sum_throughput_perf", "MST: maximise the sum of raw throughputs (symmetric ties)"},
+       internal::MakeMaxSumThroughput},
+      {{"max_sum_throughput", "alias of max_sum_throughput_perf"}, internal::MakeMaxSumThroughput},
+      {{"allox", "AlloX: min-cost assignment of the oldest jobs (option alpha, default 0.2)"},
+       internal::MakeAlloX},
+      {{"isolated", "equal GPU share: x = min(1, G/(m s))"}, internal::MakeIsolated},
+      {{"isolated_plus", "x = min(1, G/m) with strict-priority selection"},
+       internal::MakeIsolatedPlus},
   };
   return kTable;
 }

@@ -1,0 +1,31 @@
+#include "policies/baseline_inputs.hpp"
+
+#include <cmath>
+
+#include "adaptsim/error.hpp"
+
+namespace adaptsim::internal {
+
+void CheckBaselineInputs(const ClusterState& state, const std::string& policy,
+                         bool needs_throughput) {
+  const std::string file = "policy " + policy;
+  if (state.num_gpus < 1 && !state.jobs.empty()) {
+    throw InputError(file, 0, "num_gpus", "the cluster has no GPU");
+  }
+  for (const ActiveJobView& job : state.jobs) {
+    const std::string which = " (job " + std::to_string(job.id) + ")";
+    if (job.scale_factor < 1 || job.scale_factor > state.num_gpus) {
+      throw InputError(file, 0, "scale_factor",
+                       "scale factor " + std::to_string(job.scale_factor) + " does not fit a " +
+                           std::to_string(state.num_gpus) + "-GPU cluster" + which);
+    }
+    if (needs_throughput &&
+        !(std::isfinite(job.throughput_steps_per_s) && job.throughput_steps_per_s > 0.0)) {
+      throw InputError(
+          file, 0, "throughput",
+          "throughput must be positive, got " + std::to_string(job.throughput_steps_per_s) + which);
+    }
+  }
+}
+
+}  // namespace adaptsim::internal

@@ -1,0 +1,25 @@
+// Input checks shared by the Shockwave-paper baselines (POLICIES.md §2): clear InputErrors instead
+// of NaNs or crashes when a policy is handed an impossible snapshot.
+#pragma once
+
+#include <string>
+
+#include "adaptsim/cluster_state.hpp"
+
+namespace adaptsim {
+
+/// Which path computes an LP policy's optimum: the exact one-GPU-type closed form, or COIN-OR CLP
+/// (the general path, kept to check the closed forms; POLICIES.md §1).
+enum class LpPath { kClosedForm, kClp };
+
+}  // namespace adaptsim
+
+namespace adaptsim::internal {
+
+/// Throws InputError(file="policy <name>", field=...) if the cluster has no GPU, a job's scale
+/// factor is < 1 or exceeds the cluster, or (when `needs_throughput`) a job's throughput is not a
+/// positive finite number.
+void CheckBaselineInputs(const ClusterState& state, const std::string& policy,
+                         bool needs_throughput);
+
+}  // namespace adaptsim::internal

@@ -1,0 +1,26 @@
+// Rectangular linear sum assignment, tie-exact with SciPy's `linear_sum_assignment`, which AlloX
+// calls (POLICIES.md §3.4; `allox.py:144`). Algorithm: Crouse's shortest augmenting path
+// (D. F. Crouse, "On implementing 2D rectangular assignment algorithms", IEEE TAES 52(4) 2016,
+// pp. 1685-1686), with the conventions of SciPy's implementation
+// (`scipy/scipy@16a1a9b6:scipy/optimize/rectangular_lsap/rectangular_lsap.cpp`) that decide
+// which optimum is returned when several exist:
+//  * the matrix is shifted by its minimum before solving;
+//  * rows are augmented in index order;
+//  * columns are scanned from a list initialised in reverse index order, a scanned column being
+//    removed by swapping the last list entry into its place;
+//  * the scan keeps the strictly smallest reduced cost and, on an exact tie, moves to the scanned
+//    column if it is unassigned.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace adaptsim::internal {
+
+/// Minimises Σ_i cost[i, col(i)] over injective col: rows → columns, for rows <= cols.
+/// `cost` is row-major rows × cols, finite. Returns col(i) for each row i (rows entries, empty when
+/// rows == 0 or cols == 0). Throws InputError if rows > cols or a cost is not finite.
+std::vector<std::int64_t> LinearSumAssignment(const std::vector<double>& cost, std::int64_t rows,
+                                              std::int64_t cols);
+
+}  // namespace adaptsim::internal

@@ -1,0 +1,51 @@
+// MST = `max_sum_throughput_perf` (POLICIES.md §3.5; `scheduler/policies/max_sum_throughput.py`,
+// class ThroughputSumWithPerf → ThroughputNormalizedByCostSumWithPerfSLOs, `:11-21, 44-108`):
+//
+//   maximise Σ_i T_i x_i   s.t.  0 <= x_i <= 1,  Σ_i s_i x_i <= C        (one GPU type, cost 1)
+//
+// T_i in steps/s (raw, not normalised), s_i GPUs, C GPUs. Output x_i ∈ [0, 1].
+// Solvers (option `solver`):
+//  * "closed_form" (default): fractional knapsack on the ratio T_i / s_i. Jobs are taken in
+//    decreasing ratio; ratios within a relative `tie_tolerance` (default 1e-9) form a tie group.
+//    Whole groups get x = 1 while they fit; the marginal group gets the symmetric split
+//    x = capacity_left / Σ_group s_i for every member (what ECOS returns, checked to 1e-7,
+//    POLICIES.md §6.1); later groups get 0.
+//  * "clp": the LP on COIN-OR CLP, barrier without crossover and presolve off, which reproduced
+//    ECOS's tie split to <= 6e-9 (§6.7). Iteration limit `max_iterations` (default 1000).
+#pragma once
+
+#include <vector>
+
+#include "adaptsim/policy.hpp"
+#include "policies/baseline_inputs.hpp"
+
+namespace adaptsim {
+
+struct MaxSumThroughputOptions {
+  LpPath solver = LpPath::kClosedForm;
+  double tie_tolerance = 1e-9;  ///< relative; in [0, 1e-3]
+  int max_iterations = 1000;    ///< CLP barrier iterations; > 0
+  /// Throws InputError(field=max_sum_throughput.<name>) when out of range.
+  void Validate() const;
+};
+
+/// The closed form above. Shapes: throughputs and scale_factors have m entries (> 0).
+std::vector<double> MaxSumThroughputClosedForm(const std::vector<double>& throughputs,
+                                               const std::vector<int>& scale_factors, int num_gpus,
+                                               double tie_tolerance);
+/// The LP on CLP barrier (no crossover). Throws InputError if CLP does not report optimal.
+std::vector<double> MaxSumThroughputClp(const std::vector<double>& throughputs,
+                                        const std::vector<int>& scale_factors, int num_gpus,
+                                        int max_iterations);
+
+class MaxSumThroughputPolicy final : public AllocationPolicy {
+ public:
+  explicit MaxSumThroughputPolicy(MaxSumThroughputOptions options);
+  /// Throws InputError for a zero throughput or a scale factor larger than the cluster.
+  Allocation ComputeAllocation(const ClusterState& state) override;
+
+ private:
+  MaxSumThroughputOptions options_;
+};
+
+}  // namespace adaptsim

@@ -1,0 +1,66 @@
+#include <cmath>
+
+#include "adaptsim/error.hpp"
+#include "solvers/lp_problem.hpp"
+
+namespace adaptsim {
+namespace {
+
+void RequireSize(std::size_t size, int expected, const char* field) {
+  if (size != static_cast<std::size_t>(expected)) {
+    throw InputError("lp", 0, field, "expected " + std::to_string(expected) + " entries");
+  }
+}
+
+}  // namespace
+
+void LpProblem::Validate() const {
+  if (num_cols < 0 || num_rows < 0) throw InputError("lp", 0, "num_cols", "negative size");
+  RequireSize(objective.size(), num_cols, "objective");
+  RequireSize(col_lower.size(), num_cols, "col_lower");
+  RequireSize(col_upper.size(), num_cols, "col_upper");
+  RequireSize(row_lower.size(), num_rows, "row_lower");
+  RequireSize(row_upper.size(), num_rows, "row_upper");
+  for (const LpEntry& e : entries) {
+    if (e.row < 0 || e.row >= num_rows || e.col < 0 || e.col >= num_cols) {
+      throw InputError("lp", 0, "entries", "index out of range");
+    }
+    if (!std::isfinite(e.value)) throw InputError("lp", 0, "entries", "non-finite coefficient");
+  }
+  for (double c : objective) {
+    if (!std::isfinite(c)) throw InputError("lp", 0, "objective", "non-finite coefficient");
+  }
+  for (int j = 0; j < num_cols; ++j) {
+    if (std::isnan(col_lower[j]) || std::isnan(col_upper[j])) {
+      throw InputError("lp", 0, "col_lower", "NaN bound");
+    }
+  }
+  for (int r = 0; r < num_rows; ++r) {
+    if (std::isnan(row_lower[r]) || std::isnan(row_upper[r])) {
+      throw InputError("lp", 0, "row_lower", "NaN bound");
+    }
+  }
+}
+
+void LpOptions::Validate() const {
+  if (max_iterations <= 0) throw InputError("lp", 0, "max_iterations", "must be positive");
+  if (!(primal_tolerance > 0.0 && primal_tolerance < 1e-3)) {
+    throw InputError("lp", 0, "primal_tolerance", "must be in (0, 1e-3)");
+  }
+}
+
+std::string ToString(LpStatus status) {
+  switch (status) {
+    case LpStatus::kOptimal:
+      return "optimal";
+    case LpStatus::kInfeasible:
+      return "infeasible";
+    case LpStatus::kLimitReached:
+      return "limit_reached";
+    case LpStatus::kError:
+      return "error";
+  }
+  return "error";
+}
+
+}  // namespace adaptsim
