@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A temporary folder with two (empty) trace files and a throughputs file; spec files go there.
+/// A temporary folder with two (tiny) trace files and a throughputs file; spec files go there.
 class SweepSpecTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -24,8 +24,9 @@ class SweepSpecTest : public ::testing::Test {
            ("adaptsim_spec_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_ / "traces");
-    std::ofstream(dir_ / "traces/a.trace") << "";
-    std::ofstream(dir_ / "traces/b.trace") << "";
+    // Different bytes: task ids name inputs by content, so identical files would be one input.
+    std::ofstream(dir_ / "traces/a.trace") << "a\n";
+    std::ofstream(dir_ / "traces/b.trace") << "b\n";
     std::ofstream(dir_ / "t.json") << "{}";
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -107,7 +108,8 @@ TEST_F(SweepSpecTest, ExpandsEnvironmentVariablesInPaths) {
       WriteSpec("name = \"t\"\ntraces = \"${ADAPTSIM_TEST_SPEC_DIR}/traces/b.trace\"\n"
                 "throughputs = \"t.json\"\npolicies = [\"fifo\"]\nnum_gpus = [1]\n"));
   ::unsetenv("ADAPTSIM_TEST_SPEC_DIR");
-  EXPECT_EQ(spec.traces.at(0), (dir_ / "traces/b.trace").lexically_normal().string());
+  EXPECT_EQ(ExpandSweep(spec).at(0).trace_path,
+            (dir_ / "traces/b.trace").lexically_normal().string());
   InputError error = LoadError(
       "name = \"t\"\ntraces = \"${ADAPTSIM_TEST_UNSET_VARIABLE}/a.trace\"\n"
       "throughputs = \"t.json\"\npolicies = [\"fifo\"]\nnum_gpus = [1]\n");
@@ -169,6 +171,113 @@ TEST_F(SweepSpecTest, MissingSpecFileIsAnInputError) {
   } catch (const InputError& error) {
     EXPECT_EQ(error.file(), path);
     EXPECT_EQ(error.line(), 0);
+  }
+}
+
+TEST_F(SweepSpecTest, ZipGroupsVaryTogether) {
+  std::vector<TaskConfig> tasks =
+      ExpandSweep(LoadSweepSpec(WriteSpec("name = \"z\"\n"
+                                          "policies = [\"fifo\", \"gandiva_fair\"]\n"
+                                          "seeds = [0, 1]\n"
+                                          "[[zip]]\n"
+                                          "traces = [\"traces/a.trace\", \"traces/b.trace\"]\n"
+                                          "throughputs = [\"t.json\", \"t.json\"]\n"
+                                          "num_gpus = [4, 8]\n")));
+  ASSERT_EQ(tasks.size(), 8u);  // 2 zip rows x 2 policies x 2 seeds
+  for (const TaskConfig& task : tasks) {
+    bool a = task.trace_path.find("a.trace") != std::string::npos;
+    EXPECT_EQ(task.simulation.num_gpus, a ? 4 : 8);
+  }
+  EXPECT_NE(tasks[0].trace_path, tasks[7].trace_path);  // the zip group is outermost (traces)
+  EXPECT_EQ(tasks[1].seed, 1u);
+}
+
+TEST_F(SweepSpecTest, PolicyParametersExpandOnlyForTheirPolicy) {
+  std::vector<TaskConfig> tasks = ExpandSweep(LoadSweepSpec(
+      WriteSpec(std::string(kHeader) + "policies = [\"fifo\", \"max_min_fairness\"]\nnum_gpus = 4\n"
+                                       "max_min_fairness.face_position = [0.0, 0.5, 1.0]\n")));
+  // fifo once (it has no such option), max_min_fairness three times.
+  ASSERT_EQ(tasks.size(), 4u);
+  EXPECT_EQ(tasks[0].policy, "fifo");
+  EXPECT_TRUE(tasks[0].policy_options.empty());
+  EXPECT_EQ(tasks[3].policy_options, nlohmann::json({{"face_position", 1.0}}));
+  // The same parameter written as [policy_options.<p>] gives the same tasks and ids.
+  std::vector<TaskConfig> again = ExpandSweep(LoadSweepSpec(
+      WriteSpec(std::string(kHeader) +
+                "policies = [\"fifo\", \"max_min_fairness\"]\nnum_gpus = 4\n"
+                "[policy_options.max_min_fairness]\nface_position = [0.0, 0.5, 1.0]\n")));
+  ASSERT_EQ(again.size(), tasks.size());
+  for (std::size_t i = 0; i < tasks.size(); ++i) EXPECT_EQ(again[i].Id(), tasks[i].Id());
+}
+
+TEST_F(SweepSpecTest, SimulationOptionsAreDimensions) {
+  std::vector<TaskConfig> tasks =
+      ExpandSweep(LoadSweepSpec(WriteSpec(
+          std::string(kHeader) + "policies = \"fifo\"\nnum_gpus = 4\n"
+                                 "round_duration_s = [60, 120]\ndeadline_factor = [1.0, 1.5]\n")));
+  ASSERT_EQ(tasks.size(), 4u);
+  EXPECT_EQ(tasks[0].simulation.round_duration_s, 60);
+  EXPECT_EQ(tasks[1].simulation.deadline_factor, 1.5);
+  EXPECT_EQ(tasks[2].simulation.round_duration_s, 120);
+}
+
+TEST_F(SweepSpecTest, IdsDependOnFileContentNotLocation) {
+  std::ofstream(dir_ / "traces/a.trace") << "x\n";
+  std::string spec = std::string(kHeader) + "policies = \"fifo\"\nnum_gpus = 4\n";
+  std::string id = ExpandSweep(LoadSweepSpec(WriteSpec(spec))).at(0).Id();
+  fs::create_directories(dir_ / "moved/traces");
+  fs::copy_file(dir_ / "traces/a.trace", dir_ / "moved/traces/a.trace");
+  fs::copy_file(dir_ / "t.json", dir_ / "moved/t.json");
+  std::string moved = (dir_ / "moved/spec.toml").string();
+  std::ofstream(moved) << "seeds = 0\n" << spec;  // other key order, other place
+  EXPECT_EQ(ExpandSweep(LoadSweepSpec(moved)).at(0).Id(), id);
+  std::ofstream(dir_ / "moved/traces/a.trace") << "y\n";  // other content
+  EXPECT_NE(ExpandSweep(LoadSweepSpec(moved)).at(0).Id(), id);
+}
+
+TEST_F(SweepSpecTest, ExpectedCostGrowsWithJobsRoundsAndPolicyWeight) {
+  // 2 jobs of 3600 s on 1 GPU each; arrival 0.
+  std::string line =
+      "ResNet-18 (batch size 32)\tcmd\tdir\targ\t0\t100\t1\tstatic\t1\t-1\t3600\t0\n";
+  std::ofstream(dir_ / "traces/a.trace") << line << line;
+  SweepSpec spec =
+      LoadSweepSpec(WriteSpec(std::string(kHeader) +
+                              "policies = [\"fifo\", \"max_min_fairness\"]\nnum_gpus = [1, 2]\n"
+                              "[policy_weights]\nmax_min_fairness = 3\n"));
+  std::vector<TaskConfig> tasks = ExpandSweep(spec);
+  ASSERT_EQ(tasks.size(), 4u);
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[0]), 2 * (7200.0 / 1 / 120));  // fifo, 1 GPU
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[1]), 2 * (7200.0 / 2 / 120));  // fifo, 2 GPUs
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[2]), 3 * ExpectedCost(spec, tasks[0]));
+}
+
+TEST_F(SweepSpecTest, BadExtendedSpecsNameFileLineAndField) {
+  const std::string ok = "policies = [\"fifo\"]\nnum_gpus = [4]\n";  // lines 4-5
+  std::vector<BadCase> cases = {
+      {"zip lengths differ",
+       "name = \"t\"\nthroughputs = \"t.json\"\npolicies = \"fifo\"\n[[zip]]\n"
+       "traces = [\"traces/a.trace\", \"traces/b.trace\"]\nnum_gpus = [4]\n",
+       5, "zip[0].traces", true},  // keys are checked in name order
+      {"zip entry not a list",
+       "name = \"t\"\nthroughputs = \"t.json\"\npolicies = \"fifo\"\n[[zip]]\n"
+       "traces = \"traces/a.trace\"\nnum_gpus = [4]\n",
+       5, "zip[0].traces", true},
+      {"key twice", ok + "[[zip]]\nnum_gpus = [1, 2]\n", 7, "zip[0].num_gpus"},
+      {"empty option list", ok + "fifo.x = []\n", 6, "fifo.x"},
+      {"unknown policy table", ok + "[nopolicy]\nx = 1\n", 6, "nopolicy"},
+      {"option of unswept policy", ok + "max_min_fairness.face_position = [0.5]\n", 6,
+       "max_min_fairness"},
+      {"bad option value",
+       "policies = [\"max_min_fairness\"]\nnum_gpus = [4]\n"
+       "max_min_fairness.face_position = [0.5, 2.0]\n",
+       6, "max_min_fairness.face_position"},
+      {"bad weight", ok + "[policy_weights]\nfifo = -1\n", 7, "policy_weights.fifo"},
+  };
+  for (const BadCase& c : cases) {
+    SCOPED_TRACE(c.label);
+    InputError error = LoadError(c.whole ? c.body : std::string(kHeader) + c.body);
+    EXPECT_EQ(error.line(), c.line) << error.what();
+    EXPECT_EQ(error.field(), c.field) << error.what();
   }
 }
 

@@ -1,4 +1,8 @@
 // TaskConfig: canonical JSON, content-hash ids, FromJson round trip and errors.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <functional>
 #include <set>
 
@@ -50,7 +54,8 @@ TEST(TaskConfigTest, IdChangesWithEveryResultRelevantField) {
       [](TaskConfig& t) { t.simulation.deadline_factor = 1.0; },
       [](TaskConfig& t) { t.simulation.allocation_reset_interval_s = 0; },
       [](TaskConfig& t) { t.simulation.max_failed_attempts = 3; },
-      [](TaskConfig& t) { t.simulation.max_rounds = 100; },
+      [](TaskConfig& t) { t.trace_hash = "0123"; },
+      [](TaskConfig& t) { t.throughputs_hash = "4567"; },
   };
   std::set<std::string> ids = {BaseTask().Id()};
   for (const auto& change : changes) {
@@ -60,11 +65,41 @@ TEST(TaskConfigTest, IdChangesWithEveryResultRelevantField) {
   }
 }
 
-TEST(TaskConfigTest, WallClockLimitIsNotPartOfTheId) {
+TEST(TaskConfigTest, BudgetsAreNotPartOfTheId) {
   TaskConfig task = BaseTask();
   task.simulation.max_wall_time_s = 60;
+  task.simulation.max_rounds = 100;
   EXPECT_EQ(task.Id(), BaseTask().Id());
   EXPECT_FALSE(task.ToJson().contains("max_wall_time_s"));
+  EXPECT_EQ(task.ToJson()["max_rounds"], 100);  // still stored with the task
+}
+
+TEST(TaskConfigTest, WithContentHashesTheIdIgnoresWhereTheDataLives) {
+  TaskConfig a = BaseTask();
+  a.trace_hash = "aaaa";
+  a.throughputs_hash = "bbbb";
+  TaskConfig b = a;
+  b.trace_path = "/elsewhere/copy.trace";
+  b.throughputs_path = "/elsewhere/t.json";
+  EXPECT_EQ(a.Id(), b.Id());
+  EXPECT_NE(a.Id(), BaseTask().Id());  // without hashes, the paths identify the inputs
+  b.trace_hash = "cccc";               // other content: other id
+  EXPECT_NE(a.Id(), b.Id());
+}
+
+TEST(TaskConfigTest, FileContentHashDependsOnBytesOnly) {
+  std::string dir = ::testing::TempDir();
+  std::string p1 = dir + "/adaptsim_hash_a_" + std::to_string(::getpid());
+  std::string p2 = dir + "/adaptsim_hash_b_" + std::to_string(::getpid());
+  { std::ofstream(p1) << "same bytes"; }
+  { std::ofstream(p2) << "same bytes"; }
+  EXPECT_EQ(FileContentHash(p1), FileContentHash(p2));
+  EXPECT_EQ(FileContentHash(p1).size(), 32u);
+  { std::ofstream(p2) << "other bytes"; }
+  EXPECT_NE(FileContentHash(p1), FileContentHash(p2));
+  std::remove(p1.c_str());
+  std::remove(p2.c_str());
+  EXPECT_THROW(FileContentHash(p1), InputError);
 }
 
 TEST(TaskConfigTest, FromJsonInvertsToJson) {

@@ -2,6 +2,8 @@
 // hands one task at a time to idle workers, and is the only writer of the results file.
 #pragma once
 
+#include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -11,28 +13,52 @@
 
 namespace adaptsim {
 
-/// `adaptsim sweep SPEC.toml --out FILE.h5 [--quiet] [--resume | --force]`.
+/// Order in which pending tasks are handed out.
+enum class DispatchOrder {
+  kLongestFirst,   ///< largest ExpectedCost first (default; minimises the sweep's makespan)
+  kShortestFirst,  ///< smallest first (early results, as Gavel's run_sweep_continuous.py)
+  kSpec,           ///< expansion order
+};
+
+/// `adaptsim sweep SPEC.toml --out FILE.h5 [options]` (docs/sweeps.md).
 struct SweepCommandOptions {
   std::string spec_path;
   std::string out_path;
-  bool quiet = false;   ///< no per-task progress line on stderr
-  bool resume = false;  ///< `out_path` exists: keep its tasks, run only those missing from it
-  bool force = false;   ///< `out_path` exists: overwrite it (default: refuse, exit code 2)
+  bool quiet = false;         ///< no progress output on stderr
+  bool resume_flag = false;   ///< `--resume`: accepted, no effect (resuming is the default)
+  bool force = false;         ///< discard earlier results (shards and --out) and start over
+  bool retry_failed = false;  ///< also rerun tasks recorded as failed or timeout
+  bool dry_run = false;       ///< list tasks (id, expected cost, state) and exit; runs nothing
+  double task_timeout_s = 0;  ///< wall-clock budget per task, 0 = none (status timeout)
+  std::int64_t task_timeout_rounds = 0;  ///< simulated-round budget per task, 0 = none
+  double grace_s = 60;  ///< after SIGTERM/SIGUSR1: how long running tasks may finish
+  DispatchOrder order = DispatchOrder::kLongestFirst;
   std::vector<std::string> argv;  ///< the command line, recorded in /meta
+
+  /// Throws InputError for negative budgets or grace.
+  void Validate() const;
 };
 
 /// Runs a sweep. Initializes MPI (a Boost.MPI environment living for the duration of the call;
 /// call at most once per process, from main's thread). With one rank, rank 0 runs the tasks
-/// itself; with more, rank 0 only dispatches and writes. Returns the process exit code on every
-/// rank: 0 when the sweep ran (tasks that failed are recorded with status "failed" and counted in
-/// the report), 2 for bad input (spec errors, an existing output without --resume/--force),
-/// 1 for other errors. Rank 0 prints errors as "adaptsim: error: ...", the per-task progress
-/// (stderr) and the summary table (stdout).
+/// itself; with more, rank 0 only dispatches and writes. Every result is written as a shard
+/// (`<out>.shards/<task id>.h5`, crash-safe) and logged in `<out>.shards/manifest.jsonl`; at the
+/// end (also after a signal) rank 0 merges the sweep's tasks into `--out`. Re-running the same
+/// command resumes: tasks whose shard exists are skipped. Returns the process exit code on every
+/// rank: 0 when the sweep ran or was stopped by SIGTERM/SIGUSR1 (failed tasks are recorded with
+/// status "failed"), 2 for bad input (spec errors), 1 for other errors.
 int RunSweepCommand(const SweepCommandOptions& options);
 
-/// Runs one task (adaptsim::RunTask) and never throws for bad input: InputError and other
-/// std::exception become status "failed" with the message. Sets wall_time_s when RunTask did not.
-SimulationResult RunTaskCaught(const TaskConfig& task);
+/// Thrown by a RoundObserver to abandon a task (signal grace time over); RunTaskCaught turns it
+/// into status "cancelled", which is never stored.
+struct TaskCancelled : std::exception {
+  const char* what() const noexcept override { return "task cancelled"; }
+};
+
+/// Runs one task (adaptsim::RunTask) and never throws: InputError and other std::exception
+/// become status "failed" with the message, TaskCancelled becomes "cancelled". Sets wall_time_s
+/// when RunTask did not.
+SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer = {});
 
 /// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,

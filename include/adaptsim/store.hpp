@@ -17,7 +17,7 @@
 namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion = 2;
 
 /// An HDF5 call failed (cannot create/open the file, not an adaptsim results file, disk full).
 /// `what()` names the file and the failing operation.
@@ -60,6 +60,7 @@ struct SummaryRow {
   std::uint64_t seed = 0;
   double round_duration_s = 0.0;
   double deadline_factor = 0.0;
+  std::string policy_options;  ///< the task's policy options as canonical JSON text ("{}")
   SummaryMetrics metrics;
   double wall_time_s = 0.0;
   int rank = 0;
@@ -104,6 +105,29 @@ class ResultsFile {
   explicit ResultsFile(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+/// Writes `record` as a one-task results file at `path`, crash-safely: it is written under
+/// `<path>.tmp.<pid>`, fsync'd, then renamed over `path` (rename(2) atomically replaces the
+/// target, http://huge-man-linux.net/man2/rename.html), so `path` is either absent or complete
+/// even after kill -9 or a node failure. Throws StoreError.
+void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance);
+
+/// What MergeResults writes.
+struct MergeOptions {
+  /// Results files (shards or merged files). A task id found in several sources is taken from
+  /// the last one (so pass older files first).
+  std::vector<std::string> sources;
+  /// When non-empty: write only these task ids, with these task_index values (a sweep's own
+  /// tasks); otherwise every task of every source with its stored task_index.
+  std::map<std::string, int> select;
+  Provenance provenance;                     ///< /meta of the merged file
+  std::map<std::string, double> statistics;  ///< extra numeric /meta attributes (run statistics)
+};
+
+/// Writes one results file `out` holding the chosen tasks (/tasks groups read back and
+/// rewritten, /summary rows sorted by task_index), crash-safely (temporary name, fsync, rename).
+/// Unreadable sources throw StoreError. Returns the number of tasks written.
+std::size_t MergeResults(const std::string& out, const MergeOptions& options);
 
 /// All /summary rows in file order (completion order; sort by task_index for sweep order).
 std::vector<SummaryRow> ReadSummary(const std::string& path);

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,31 +12,62 @@
 
 namespace adaptsim {
 
-/// A parsed, validated sweep spec. Paths are resolved (variables expanded, relative paths made
-/// absolute against the spec file's directory) and exist.
+/// Keys that vary together. A list-valued key of the spec is a dimension with one key; a `[[zip]]`
+/// group is one dimension with several keys. Keys are canonical names: "traces", "throughputs",
+/// "policies", "num_gpus", "seeds", a SimulationOptions field ("round_duration_s", ...), or
+/// "<policy>.<option>" for a policy parameter.
+struct SweepDimension {
+  std::vector<std::string> keys;
+  std::vector<std::string> fields;                ///< the keys as written, for messages
+  std::vector<std::vector<nlohmann::json>> rows;  ///< rows[i][k]: value i of keys[k]; ≥ 1 row
+};
+
+/// What ExpectedCost needs of a trace (read tolerantly; only an estimate).
+struct TraceStats {
+  int num_jobs = 0;           ///< non-empty lines
+  double last_arrival_s = 0;  ///< largest arrival_time field
+  double gpu_seconds = 0;     ///< Σ duration field × scale_factor field
+};
+
+/// A parsed, validated sweep spec. Path values are resolved (variables expanded, relative paths
+/// made absolute against the spec file's directory) and exist.
 struct SweepSpec {
   std::string spec_path;                   ///< the TOML file, as given
   std::string name;                        ///< `name`
-  std::vector<std::string> traces;         ///< `traces`: one string or a list, ≥ 1
-  std::string throughputs_path;            ///< `throughputs`
-  std::vector<std::string> policies;       ///< `policies`, registered names, ≥ 1
-  std::vector<int> num_gpus;               ///< `num_gpus`: int or list, each > 0
-  std::vector<std::uint64_t> seeds;        ///< `seeds`: int or list, each ≥ 0; default [0]
-  std::optional<double> round_duration_s;  ///< unset = SimulationOptions default (120 s)
-  std::optional<double> deadline_factor;   ///< unset = SimulationOptions default (1.5)
-  /// `[policy_options.<policy>]` tables as JSON objects; a policy without a table gets {}.
-  std::map<std::string, nlohmann::json> policy_options;
+  std::vector<SweepDimension> dimensions;  ///< expansion order, outermost first
+  /// Policy weight of ExpectedCost: defaults (kDefaultPolicyWeights) overridden by
+  /// `[policy_weights]`; policies absent here weigh 1.
+  std::map<std::string, double> policy_weights;
+  std::map<std::string, std::string> file_hashes;  ///< resolved path -> FileContentHash
+  std::map<std::string, TraceStats> trace_stats;   ///< resolved trace path -> stats
 };
+
+/// Default relative cost of a simulation by policy (HARNESS.md §0.2: Shockwave ~10 min against
+/// < 1 min for the baselines on the 120-job trace, shockwave@8a44f4a:EXPERIMENTS.md#L44; Pollux
+/// "up to 30 mins", adaptdl@c793c70:simulator/README.md#L57).
+inline const std::map<std::string, double>& DefaultPolicyWeights() {
+  static const std::map<std::string, double> kWeights = {{"shockwave", 20.0}, {"pollux", 10.0}};
+  return kWeights;
+}
 
 /// Reads and validates `path`. `${NAME}` in path values expands to environment variable NAME;
 /// an unset ADAPTSIM_DATA defaults to `<spec dir>/../../shared/data` when that folder exists.
 /// Throws InputError(file, line, field, message) for malformed TOML, unknown keys, wrong types,
-/// empty or duplicated list entries, out-of-range numbers, unknown policies, policy options the
-/// policy rejects, and missing files — before any task runs.
+/// empty or duplicated list entries, zip lists of unequal length, a key given twice, out-of-range
+/// numbers, unknown policies, policy options the policy rejects, options of a policy not swept,
+/// and missing files — before any task runs.
 SweepSpec LoadSweepSpec(const std::string& path);
 
-/// The cartesian product traces × policies × num_gpus × seeds, in that nesting order (traces
-/// outermost, seeds innermost). Deterministic; ids are distinct.
+/// The cartesian product of the dimensions, first dimension outermost (default order: traces,
+/// throughputs, policies, num_gpus, simulation options, policy options, seeds innermost).
+/// A task gets only the options of its own policy; configurations that come out identical
+/// (e.g. fifo under a shockwave.* dimension) are kept once, at their first position.
+/// Deterministic; ids are distinct; content hashes are filled from `spec.file_hashes`.
 std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec);
+
+/// Expected relative cost of a task, for longest-expected-first dispatch: jobs × estimated
+/// rounds × policy weight, where rounds ≈ max(last arrival, Σ duration·scale_factor / G) / T_r
+/// (a lower bound of the makespan in rounds, ≥ 1). Unit-less; only the order matters.
+double ExpectedCost(const SweepSpec& spec, const TaskConfig& task);
 
 }  // namespace adaptsim

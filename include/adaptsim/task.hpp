@@ -14,20 +14,42 @@ namespace adaptsim {
 struct TaskConfig {
   std::string trace_path;        ///< `.trace` file
   std::string throughputs_path;  ///< throughputs JSON
+  /// FileContentHash of trace_path / throughputs_path; "" = not computed (then the path itself
+  /// identifies the input). ExpandSweep and `adaptsim run` fill them.
+  std::string trace_hash;
+  std::string throughputs_hash;
   std::string policy;            ///< registry name
   std::uint64_t seed = 0;        ///< keys the task's counter-based RNG streams
   SimulationOptions simulation;  ///< num_gpus, round length, deadline factor, limits
   nlohmann::json policy_options = nlohmann::json::object();
 
-  /// Canonical JSON: every field that changes the result, keys sorted (nlohmann's object order).
-  /// Excludes wall-clock limits, which do not change a finished result.
+  /// Canonical JSON of the whole configuration (what workers receive and /tasks stores), keys
+  /// sorted (nlohmann's object order). Includes paths, content hashes and max_rounds; excludes
+  /// max_wall_time_s (a budget of the run, sent separately).
   nlohmann::json ToJson() const;
-  /// Inverse of ToJson(); throws InputError(file=context) on missing/mistyped fields.
+  /// The part of ToJson() that identifies the result (HARNESS.md §C.2 "what invalidates a
+  /// result"): ToJson() without the budgets (max_rounds; max_wall_time_s is never in it) and,
+  /// when a content hash is set, without the corresponding path — so the same configuration has
+  /// the same id wherever the data lives. A budget only decides whether a run ends as
+  /// "timeout"; a finished ("ok") result does not depend on it.
+  nlohmann::json IdentityJson() const;
+  /// Inverse of ToJson(); throws InputError(file=context) on missing/mistyped fields. The hashes
+  /// are optional (files written before they existed).
   static TaskConfig FromJson(const nlohmann::json& json, const std::string& context = "task");
-  /// Content hash of ToJson().dump(): a name-based (SHA-1) UUID, 32 lowercase hex digits.
-  /// Independent of key order in the sweep file.
+  /// Content hash of IdentityJson().dump(): a name-based (SHA-1) UUID, 32 lowercase hex digits.
+  /// Independent of key order in the sweep file and of where the input files live.
   std::string Id() const;
 };
+
+/// Content hash of a file's bytes: a name-based (SHA-1, RFC 4122 §4.3) UUID over the bytes in
+/// a fixed adaptsim namespace, 32 lowercase hex digits. Throws InputError(path) when the file
+/// cannot be read.
+std::string FileContentHash(const std::string& path);
+
+/// Sets trace_hash and throughputs_hash from the files (a throughputs value that is not a
+/// regular file, e.g. a catalogue name, keeps an empty hash). Throws InputError for an
+/// unreadable trace.
+void FillContentHashes(TaskConfig& task);
 
 /// Loads the inputs, builds the policy and simulates. Bad input throws InputError; the caller
 /// decides whether that ends the program (CLI) or only the task (harness).

@@ -26,5 +26,9 @@ using CommandList = std::vector<Command>;
 
 void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+void AddMergeCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+void AddReportCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+void AddFitThroughputCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+void AddGenerateTraceCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 
 }  // namespace adaptsim::app

@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
   // One line per subcommand, in the order `--help` lists them.
   adaptsim::app::AddRunCommand(app, context, commands);
   adaptsim::app::AddSweepCommand(app, context, commands);
+  adaptsim::app::AddMergeCommand(app, context, commands);
+  adaptsim::app::AddReportCommand(app, context, commands);
+  adaptsim::app::AddFitThroughputCommand(app, context, commands);
+  adaptsim::app::AddGenerateTraceCommand(app, context, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -59,6 +59,7 @@ TaskConfig MakeTask(const RunCommandOptions& options) {
   task.simulation.round_duration_s = options.round_duration_s;
   task.simulation.deadline_factor = options.deadline_factor;
   task.policy_options = ParsePolicyOptions(options.policy_options);
+  FillContentHashes(task);  // the id names the data by content, as in a sweep
   return task;
 }
 

@@ -1,4 +1,5 @@
 // `adaptsim sweep`: the MPI task farm over a sweep spec (the farm itself is in src/harness).
+#include <map>
 #include <memory>
 
 #include "adaptsim/harness.hpp"
@@ -10,13 +11,32 @@ void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& 
   auto options = std::make_shared<SweepCommandOptions>();
   options->argv = context.argv;
   SweepCommandOptions& sweep = *options;
-  CLI::App* cmd =
-      app.add_subcommand("sweep", "Run a sweep spec under MPI (mpirun -n N adaptsim sweep ...)");
-  cmd->add_option("spec", sweep.spec_path, "Sweep spec (TOML)")->required();
-  cmd->add_option("--out", sweep.out_path, "Results file (HDF5)")->required();
-  cmd->add_flag("--quiet", sweep.quiet, "No per-task progress lines on stderr");
-  cmd->add_flag("--resume", sweep.resume, "Keep the tasks already in --out, run the others");
-  cmd->add_flag("--force", sweep.force, "Overwrite --out if it exists");
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "Run a sweep spec under MPI (mpirun -n N adaptsim sweep ...); resumes by default");
+  cmd->add_option("spec", sweep.spec_path, "Sweep spec (TOML, docs/sweeps.md)")->required();
+  cmd->add_option("--out", sweep.out_path, "Results file (HDF5); shards go to OUT.shards/")
+      ->required();
+  cmd->add_flag("--quiet", sweep.quiet, "No progress output on stderr");
+  cmd->add_flag("--resume", options->resume_flag,
+                "Accepted for compatibility: resuming is the default");
+  cmd->add_flag("--force", sweep.force, "Discard earlier results (--out and its shards)");
+  cmd->add_flag("--retry-failed", sweep.retry_failed, "Rerun tasks recorded as failed/timeout");
+  cmd->add_flag("--dry-run", sweep.dry_run, "List tasks with ids, expected cost and state");
+  cmd->add_option("--task-timeout", sweep.task_timeout_s,
+                  "Wall-clock seconds per task, then status timeout (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--task-timeout-rounds", sweep.task_timeout_rounds,
+                  "Simulated rounds per task, then status timeout (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--grace", sweep.grace_s,
+                  "After SIGTERM/SIGUSR1: seconds running tasks may finish (default 60)")
+      ->check(CLI::NonNegativeNumber);
+  const std::map<std::string, DispatchOrder> orders = {
+      {"longest-first", DispatchOrder::kLongestFirst},
+      {"shortest-first", DispatchOrder::kShortestFirst},
+      {"spec", DispatchOrder::kSpec}};
+  cmd->add_option("--order", sweep.order, "Dispatch order (default longest-first)")
+      ->transform(CLI::CheckedTransformer(orders, CLI::ignore_case));
   commands.push_back({cmd, [options] { return RunSweepCommand(*options); }});
 }
 

@@ -2,12 +2,17 @@
 //
 // Protocol (all point-to-point on MPI_COMM_WORLD):
 //   worker -> 0  kTagReady   (empty)          the worker is idle
-//   worker -> 0  kTagResult  ResultMessage    a finished task; the worker is idle again
+//   worker -> 0  kTagResult  ResultMessage    a finished (or cancelled) task; idle again
 //   0 -> worker  kTagTask    TaskMessage      run this task
+//   0 -> worker  kTagCancel  (empty)          abandon the running task (signal grace time over)
 //   0 -> worker  kTagStop    (empty)          no more work: return
-// Rank 0 polls with iprobe and short sleeps (it never spins on a blocking receive) and is the only
-// process that touches the results file. Completion order depends on timing; nothing stored
-// depends on it except the row order of /summary and the `rank` column.
+// Nobody waits in a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and
+// idle workers poll with iprobe and kPollInterval sleeps (rank 0's CPU time is measured and
+// stored in /meta, docs/performance.md). Rank 0 answers a worker before writing its result, so
+// workers are not kept waiting by the disk. Completion order depends on timing; nothing stored
+// depends on it except `rank` and `wall_time_s`.
+#include <sys/resource.h>
+
 #include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
@@ -15,38 +20,41 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <set>
 #include <thread>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
-#include "adaptsim/store.hpp"
-#include "adaptsim/sweep.hpp"
 #include "harness/result_serialization.hpp"
+#include "harness/signals.hpp"
+#include "harness/sweep_plan.hpp"
 #include "harness/sweep_report.hpp"
 
 namespace adaptsim {
 namespace {
 
 namespace mpi = boost::mpi;
+using Clock = std::chrono::steady_clock;
 
 constexpr int kTagReady = 1;
 constexpr int kTagTask = 2;
 constexpr int kTagStop = 3;
 constexpr int kTagResult = 4;
-constexpr auto kPollInterval = std::chrono::milliseconds(2);
+constexpr int kTagCancel = 5;
+constexpr auto kPollInterval = std::chrono::microseconds(1000);
+constexpr auto kCancelCheckInterval = std::chrono::milliseconds(10);
+constexpr int kExitNothingToRun = -1;  ///< broadcast code: dry run done, all ranks return 0
 
-/// A task on the wire: the canonical JSON plus the wall-clock budget, which is not part of it.
 struct TaskMessage {
   int index = 0;
   std::string config_json;
   double max_wall_time_s = 0.0;
+  double grace_s = 0.0;
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& index& config_json& max_wall_time_s;
+    ar& index& config_json& max_wall_time_s& grace_s;
   }
 };
 
@@ -60,121 +68,229 @@ struct ResultMessage {
   }
 };
 
-/// What rank 0 prepared before any task runs.
-struct SweepPlan {
-  std::string name;
-  std::vector<TaskConfig> tasks;  ///< full expansion, sweep order
-  std::vector<int> pending;       ///< indices into `tasks` still to run
-  std::optional<ResultsFile> file;
-};
-
-SweepPlan Prepare(const SweepCommandOptions& options, int rank_count) {
-  if (options.resume && options.force) {
-    throw InputError(options.out_path, 0, "--resume", "--resume and --force exclude each other");
-  }
-  SweepSpec spec = LoadSweepSpec(options.spec_path);
-  SweepPlan plan;
-  plan.name = spec.name;
-  plan.tasks = ExpandSweep(spec);
-  namespace fs = std::filesystem;
-  fs::path out(options.out_path);
-  if (out.has_parent_path() && !fs::is_directory(out.parent_path())) {
-    throw InputError(options.out_path, 0, "--out", "directory does not exist");
-  }
-  bool exists = fs::exists(out);
-  if (exists && !options.resume && !options.force) {
-    throw InputError(options.out_path, 0, "--out",
-                     "file exists; pass --resume to add the missing tasks or --force to overwrite");
-  }
-  if (exists && options.resume) {
-    plan.file = ResultsFile::OpenForAppend(options.out_path);
-  } else {
-    Provenance provenance{options.argv, rank_count, spec.name, options.spec_path};
-    plan.file = ResultsFile::Create(options.out_path, provenance);
-  }
-  std::set<std::string> done = plan.file->TaskIds();
-  for (int i = 0; i < static_cast<int>(plan.tasks.size()); ++i) {
-    if (done.count(plan.tasks[i].Id()) == 0) plan.pending.push_back(i);
-  }
-  return plan;
+double Seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
 }
 
-/// Rank 0's bookkeeping while the farm runs.
-class Collector {
- public:
-  Collector(SweepPlan& plan, bool quiet) : plan_(plan), quiet_(quiet) {}
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
 
-  void Record(int index, SimulationResult result, int rank) {
-    const TaskConfig& config = plan_.tasks.at(index);
-    TaskRecord record = MakeTaskRecord(config, index, std::move(result), rank);
-    plan_.file->Append(record);
-    report_.Add(record);
-    if (!quiet_) report_.PrintProgress(stderr, record, plan_.pending.size());
+/// Round observer of a running task: after a stop signal, abandons the task once `grace_s` has
+/// passed; with a communicator, also when rank 0 sends kTagCancel (checked every 10 ms).
+class CancelCheck {
+ public:
+  CancelCheck(const StopSignals& signals, double grace_s, const mpi::communicator* world)
+      : signals_(signals), grace_s_(grace_s), world_(world) {}
+  void operator()(const RoundResult& /*round*/) {
+    Clock::time_point now = Clock::now();
+    if (now - last_check_ < kCancelCheckInterval) return;
+    last_check_ = now;
+    if (signals_.received() != 0) {
+      if (!signalled_at_) signalled_at_ = now;
+      if (Seconds(now - *signalled_at_) > grace_s_) throw TaskCancelled();
+    }
+    if (world_ != nullptr && world_->iprobe(0, kTagCancel)) {
+      world_->recv(0, kTagCancel);
+      throw TaskCancelled();
+    }
   }
-  const SweepReport& report() const { return report_; }
 
  private:
-  SweepPlan& plan_;
-  bool quiet_;
-  SweepReport report_;
+  const StopSignals& signals_;
+  double grace_s_;
+  const mpi::communicator* world_;
+  Clock::time_point last_check_ = Clock::now();
+  std::optional<Clock::time_point> signalled_at_;
 };
 
-TaskMessage MakeTaskMessage(const SweepPlan& plan, int index) {
-  const TaskConfig& config = plan.tasks.at(index);
-  return {index, config.ToJson().dump(), config.simulation.max_wall_time_s};
+/// Rank 0's bookkeeping while the farm runs.
+class Root {
+ public:
+  Root(SweepPlan& plan, const SweepCommandOptions& options, const StopSignals& signals)
+      : plan_(plan),
+        options_(options),
+        signals_(signals),
+        shards_(options.out_path),
+        progress_(stderr, plan.pending.size(), PendingCost(plan), options.quiet) {
+    shards_.Open();
+  }
+
+  /// Stores a result (a cancelled task is dropped: it reruns on resume).
+  void Record(int index, SimulationResult result, int rank) {
+    if (result.status == "cancelled") {
+      progress_.Cancelled();
+      return;
+    }
+    task_time_sum_ += result.wall_time_s;
+    const PlannedTask& task = plan_.tasks.at(index);
+    TaskRecord record = MakeTaskRecord(task.config, index, std::move(result), rank);
+    shards_.Write(record, plan_.provenance);
+    report_.Add(record);
+    progress_.Finished(record, task.cost);
+  }
+  /// True once a stop signal arrived (prints a note the first time).
+  bool Stopping() {
+    if (signals_.received() != 0 && !stop_time_) {
+      stop_time_ = Clock::now();
+      if (!options_.quiet) {
+        std::fprintf(stderr, "\nadaptsim: signal %d: no new tasks; running tasks get %.0f s\n",
+                     signals_.received(), options_.grace_s);
+      }
+    }
+    return stop_time_.has_value();
+  }
+  bool GraceOver() const {
+    return stop_time_ && Seconds(Clock::now() - *stop_time_) > options_.grace_s;
+  }
+  TaskMessage Message(int index) {
+    progress_.Started();
+    const TaskConfig& config = plan_.tasks.at(index).config;
+    return {index, config.ToJson().dump(), config.simulation.max_wall_time_s, options_.grace_s};
+  }
+  int Finish(int workers);
+
+  SweepPlan& plan_;
+  const SweepCommandOptions& options_;
+  const StopSignals& signals_;
+
+ private:
+  static double PendingCost(const SweepPlan& plan) {
+    double cost = 0;
+    for (int i : plan.pending) cost += plan.tasks[i].cost;
+    return cost;
+  }
+
+  ShardDirectory shards_;
+  Progress progress_;
+  SweepReport report_;
+  Clock::time_point start_ = Clock::now();
+  double cpu_start_ = ProcessCpuSeconds();
+  double task_time_sum_ = 0;
+  std::optional<Clock::time_point> stop_time_;
+};
+
+int Root::Finish(int workers) {
+  progress_.Close();
+  double wall = Seconds(Clock::now() - start_);
+  double cpu = ProcessCpuSeconds() - cpu_start_;
+  std::map<std::string, double> statistics = {
+      {"run_dispatch_wall_s", wall},
+      {"run_rank0_cpu_s", cpu},
+      {"run_worker_ranks", workers},
+      {"run_tasks", static_cast<double>(progress_.done())},
+      {"run_task_time_sum_s", task_time_sum_},
+      {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0}};
+  Clock::time_point merge_start = Clock::now();
+  std::size_t stored = MergeSweep(plan_, shards_, statistics);
+  double merge_wall = Seconds(Clock::now() - merge_start);
+  report_.PrintTable(stdout);
+  std::size_t remaining = plan_.pending.size() - progress_.done();
+  if (!options_.quiet) {
+    std::fprintf(stderr,
+                 "adaptsim: %zu tasks run in %.2f s on %d worker rank(s): parallel efficiency "
+                 "%.3f, rank-0 CPU %.3f s (%.2f%% of wall); merge %.2f s; %s holds %zu of %zu "
+                 "tasks\n",
+                 progress_.done(), wall, workers, statistics["run_parallel_efficiency"], cpu,
+                 wall > 0 ? 100 * cpu / wall : 0.0, merge_wall, plan_.out_path.c_str(), stored,
+                 plan_.tasks.size());
+  }
+  if (stop_time_) {
+    std::fprintf(stderr,
+                 "adaptsim: stopped by signal %d; %zu task(s) not run: rerun the same command to "
+                 "resume\n",
+                 signals_.received(), remaining);
+  }
+  return 0;
 }
 
-void RunLocally(SweepPlan& plan, Collector& collector) {
-  for (int index : plan.pending) collector.Record(index, RunTaskCaught(plan.tasks[index]), 0);
+void RunLocally(Root& root) {
+  CancelCheck check(root.signals_, root.options_.grace_s, nullptr);
+  for (int index : root.plan_.pending) {
+    if (root.Stopping()) break;
+    TaskMessage message = root.Message(index);
+    root.Record(index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check)), 0);
+  }
 }
 
-void Dispatch(const mpi::communicator& world, SweepPlan& plan, Collector& collector) {
+void Dispatch(const mpi::communicator& world, Root& root) {
+  const std::vector<int>& pending = root.plan_.pending;
   std::size_t next = 0;
   int running_workers = world.size() - 1;
+  std::set<int> busy;
+  bool cancel_sent = false;
   while (running_workers > 0) {
+    bool stopping = root.Stopping();
+    if (stopping && !cancel_sent && root.GraceOver()) {
+      for (int worker : busy) world.send(worker, kTagCancel);
+      cancel_sent = true;
+    }
     boost::optional<mpi::status> status = world.iprobe(mpi::any_source, mpi::any_tag);
     if (!status) {
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
     int worker = status->source();
+    std::optional<ResultMessage> result;
     if (status->tag() == kTagResult) {
-      ResultMessage message;
-      world.recv(worker, kTagResult, message);
-      collector.Record(message.index, std::move(message.result), worker);
+      result.emplace();
+      world.recv(worker, kTagResult, *result);
+      busy.erase(worker);
     } else {
       world.recv(worker, kTagReady);
     }
-    if (next < plan.pending.size()) {
-      world.send(worker, kTagTask, MakeTaskMessage(plan, plan.pending[next++]));
+    if (!stopping && next < pending.size()) {
+      world.send(worker, kTagTask, root.Message(pending[next++]));
+      busy.insert(worker);
     } else {
       world.send(worker, kTagStop);
       --running_workers;
     }
+    if (result) root.Record(result->index, std::move(result->result), worker);
   }
 }
 
-void Work(const mpi::communicator& world) {
+/// Waits (polling, not spinning) for the next message from rank 0; returns its tag.
+int WaitForRoot(const mpi::communicator& world) {
+  while (true) {
+    if (boost::optional<mpi::status> status = world.iprobe(0, mpi::any_tag)) return status->tag();
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+void Work(const mpi::communicator& world, const StopSignals& signals) {
   world.send(0, kTagReady);
   while (true) {
-    mpi::status status = world.probe(0, mpi::any_tag);
-    if (status.tag() == kTagStop) {
+    int tag = WaitForRoot(world);
+    if (tag == kTagStop) {
       world.recv(0, kTagStop);
       return;
+    }
+    if (tag == kTagCancel) {  // arrived after the task had finished: nothing to cancel
+      world.recv(0, kTagCancel);
+      continue;
     }
     TaskMessage message;
     world.recv(0, kTagTask, message);
     TaskConfig config = TaskConfig::FromJson(nlohmann::json::parse(message.config_json));
     config.simulation.max_wall_time_s = message.max_wall_time_s;
-    world.send(0, kTagResult, ResultMessage{message.index, RunTaskCaught(config)});
+    CancelCheck check(signals, message.grace_s, &world);
+    world.send(0, kTagResult, ResultMessage{message.index, RunTaskCaught(config, std::ref(check))});
   }
 }
 
-/// Rank 0: prepares the plan; returns the exit code to broadcast (0 = go).
+/// Rank 0: prepares the plan; returns the code to broadcast (0 = go).
 int PrepareOnRoot(const SweepCommandOptions& options, int rank_count,
                   std::optional<SweepPlan>& plan) {
   try {
-    plan = Prepare(options, rank_count);
+    plan = MakePlan(options, rank_count);
+    if (options.dry_run) {
+      PrintDryRun(*plan, stdout);
+      return kExitNothingToRun;
+    }
     return 0;
   } catch (const InputError& error) {
     std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
@@ -185,22 +301,6 @@ int PrepareOnRoot(const SweepCommandOptions& options, int rank_count,
   }
 }
 
-int RunRoot(const mpi::communicator& world, SweepPlan& plan, const SweepCommandOptions& options) {
-  std::size_t skipped = plan.tasks.size() - plan.pending.size();
-  if (skipped > 0 && !options.quiet) {
-    std::fprintf(stderr, "adaptsim: %zu of %zu tasks already in %s, skipped\n", skipped,
-                 plan.tasks.size(), options.out_path.c_str());
-  }
-  Collector collector(plan, options.quiet);
-  if (world.size() == 1) {
-    RunLocally(plan, collector);
-  } else {
-    Dispatch(world, plan, collector);
-  }
-  collector.report().PrintTable(stdout);
-  return 0;
-}
-
 }  // namespace
 
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
@@ -208,43 +308,52 @@ TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationRe
   return TaskRecord{config.Id(), task_index, config, config.ToJson(), std::move(result), rank};
 }
 
-SimulationResult RunTaskCaught(const TaskConfig& task) {
-  auto start = std::chrono::steady_clock::now();
+SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer) {
+  auto start = Clock::now();
   SimulationResult result;
+  auto fail = [&](const std::string& status, const std::string& message) {
+    result = SimulationResult{};
+    result.status = status;
+    result.message = message;
+  };
   try {
-    result = RunTask(task);
+    result = RunTask(task, observer);
+  } catch (const TaskCancelled& error) {
+    fail("cancelled", error.what());
   } catch (const InputError& error) {
-    result = SimulationResult{};
-    result.status = "failed";
-    result.message = error.what();
+    fail("failed", error.what());
   } catch (const std::exception& error) {
-    result = SimulationResult{};
-    result.status = "failed";
-    result.message = std::string("internal error: ") + error.what();
+    fail("failed", std::string("internal error: ") + error.what());
   }
-  if (result.wall_time_s <= 0.0) {
-    result.wall_time_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
+  if (result.wall_time_s <= 0.0) result.wall_time_s = Seconds(Clock::now() - start);
   return result;
 }
 
 int RunSweepCommand(const SweepCommandOptions& options) {
+  StopSignals signals;  // before MPI start-up, which takes a while: no window where TERM kills
   mpi::environment environment(/*abort_on_exception=*/true);
   mpi::communicator world;
   std::optional<SweepPlan> plan;
   int code = 0;
   if (world.rank() == 0) code = PrepareOnRoot(options, world.size(), plan);
   boost::mpi::broadcast(world, code, 0);
+  if (code == kExitNothingToRun) return 0;
   if (code != 0) return code;
   if (world.rank() != 0) {
-    Work(world);
+    Work(world, signals);
     return 0;
   }
   try {
-    return RunRoot(world, *plan, options);
+    Root root(*plan, options, signals);
+    if (world.size() == 1) {
+      RunLocally(root);
+    } else {
+      Dispatch(world, root);
+    }
+    return root.Finish(std::max(1, world.size() - 1));
   } catch (const std::exception& error) {
-    // Workers may be waiting on rank 0: end the whole job rather than hang.
+    // Workers may be waiting on rank 0: end the whole job rather than hang. Shards written so
+    // far stay valid; rerunning resumes.
     std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
     std::fflush(stderr);
     world.abort(1);

@@ -4,16 +4,19 @@
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "engine/gavel_mechanism.hpp"
+#include "models/catalogue_throughput.hpp"
 
 namespace adaptsim {
 
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {
   task.simulation.Validate();
   Trace trace = ReadTrace(task.trace_path);
-  ThroughputTable throughputs = ThroughputTable::ReadJson(task.throughputs_path);
+  // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
+  std::unique_ptr<ThroughputSource> throughputs =
+      models::LoadThroughputSource(task.throughputs_path);
   std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
       MakePolicy(task.policy, task.policy_options, "policy_options"), task.simulation);
-  return Simulate(trace, throughputs, *scheduler, task.simulation, observer);
+  return Simulate(trace, *throughputs, *scheduler, task.simulation, observer);
 }
 
 }  // namespace adaptsim

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <set>
 
+#include <unistd.h>
+
 namespace adaptsim {
 namespace {
 
@@ -18,18 +20,7 @@ void SweepReport::Add(const TaskRecord& record) {
   rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy,
                    config.simulation.num_gpus, config.seed, record.result.status,
                    record.result.summary});
-  if (record.result.status == "failed") ++failures_;
-}
-
-void SweepReport::PrintProgress(std::FILE* out, const TaskRecord& record, std::size_t total) const {
-  const TaskConfig& config = record.config;
-  std::fprintf(out, "adaptsim: [%zu/%zu] %s gpus=%d seed=%llu %s: %s (%.1f s, rank %d), %zu failed",
-               done(), total, config.policy.c_str(), config.simulation.num_gpus,
-               static_cast<unsigned long long>(config.seed), TraceName(config.trace_path).c_str(),
-               record.result.status.c_str(), record.result.wall_time_s, record.rank, failures_);
-  if (record.result.status == "failed") std::fprintf(out, ": %s", record.result.message.c_str());
-  std::fprintf(out, "\n");
-  std::fflush(out);
+  if (record.result.status != "ok") ++failures_;
 }
 
 void SweepReport::PrintTable(std::FILE* out) const {
@@ -51,8 +42,61 @@ void SweepReport::PrintTable(std::FILE* out) const {
                  row.status.c_str(), m.makespan_s, m.mean_jct_s, m.worst_ftf_rho,
                  m.unfair_fraction_1_05, m.utilization);
   }
-  std::fprintf(out, "%zu tasks, %zu failed\n", rows.size(), failures_);
+  std::fprintf(out, "%zu tasks, %zu failed or timed out\n", rows.size(), failures_);
   std::fflush(out);
+}
+
+Progress::Progress(std::FILE* out, std::size_t total, double total_cost, bool quiet)
+    : out_(out),
+      total_(total),
+      total_cost_(total_cost),
+      quiet_(quiet),
+      tty_(::isatty(::fileno(out)) != 0) {}
+
+std::string Progress::Status() const {
+  char text[160];
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string eta = "?";
+  if (done_cost_ > 0) {
+    long seconds =
+        static_cast<long>(elapsed * std::max(0.0, total_cost_ - done_cost_) / done_cost_);
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), "%ld:%02ld:%02ld", seconds / 3600, seconds / 60 % 60,
+                  seconds % 60);
+    eta = buffer;
+  }
+  std::snprintf(text, sizeof(text), "[%zu/%zu] running %d, failed %zu, elapsed %.0f s, ETA %s",
+                done_, total_, running_, failed_, elapsed, eta.c_str());
+  return text;
+}
+
+void Progress::Finished(const TaskRecord& record, double cost) {
+  --running_;
+  ++done_;
+  done_cost_ += cost;
+  bool bad = record.result.status != "ok";
+  if (bad) ++failed_;
+  if (quiet_) return;
+  const TaskConfig& config = record.config;
+  char task[512];
+  std::snprintf(task, sizeof(task), "%s %s gpus=%d seed=%llu %s %s (%.1f s, rank %d)",
+                record.result.status.c_str(), config.policy.c_str(), config.simulation.num_gpus,
+                static_cast<unsigned long long>(config.seed), TraceName(config.trace_path).c_str(),
+                config.policy_options.empty() ? "" : config.policy_options.dump().c_str(),
+                record.result.wall_time_s, record.rank);
+  if (tty_) {
+    if (bad) std::fprintf(out_, "\r\033[K%s: %s\n", task, record.result.message.c_str());
+    std::fprintf(out_, "\r\033[Kadaptsim: %s", Status().c_str());
+  } else {
+    std::fprintf(out_, "adaptsim: %s %s", Status().c_str(), task);
+    if (bad) std::fprintf(out_, ": %s", record.result.message.c_str());
+    std::fprintf(out_, "\n");
+  }
+  std::fflush(out_);
+}
+
+void Progress::Close() {
+  if (tty_ && !quiet_ && done_ > 0) std::fprintf(out_, "\n");
 }
 
 }  // namespace adaptsim

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -16,9 +18,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::set<std::string> kKnownKeys = {
-    "name",  "traces",           "throughputs",     "policies",      "num_gpus",
-    "seeds", "round_duration_s", "deadline_factor", "policy_options"};
+/// Keys whose values are swept (scalar = one value, list = a dimension), in default expansion
+/// order (outermost first); policy options rank just before seeds.
+const std::vector<std::string>& AxisKeys() {
+  static const std::vector<std::string> keys = {"traces",
+                                                "throughputs",
+                                                "policies",
+                                                "num_gpus",
+                                                "round_duration_s",
+                                                "deadline_factor",
+                                                "restart_overhead_s",
+                                                "restart_slack_s",
+                                                "allocation_reset_interval_s",
+                                                "max_failed_attempts",
+                                                "seeds"};
+  return keys;
+}
 
 int Line(const toml::node& node) {
   return static_cast<int>(node.source().begin.line);
@@ -89,24 +104,6 @@ std::string ReadPath(const Reader& reader, const toml::node& node, const std::st
   return path.string();
 }
 
-/// A scalar or a non-empty list of scalars, each read with `read`; duplicates are rejected.
-template <typename T, typename Read>
-std::vector<T> ReadList(const Reader& reader, const toml::node& node, const std::string& field,
-                        Read read) {
-  std::vector<T> values;
-  const toml::array* array = node.as_array();
-  if (array == nullptr) return {read(node)};
-  if (array->empty()) reader.Throw(node, field, "list must not be empty");
-  for (const toml::node& element : *array) {
-    T value = read(element);
-    for (const T& seen : values) {
-      if (seen == value) reader.Throw(element, field, "duplicate entry");
-    }
-    values.push_back(value);
-  }
-  return values;
-}
-
 std::int64_t ReadInteger(const Reader& reader, const toml::node& node, const std::string& field,
                          std::int64_t minimum) {
   if (!node.is_integer()) reader.WrongType(node, field, "an integer");
@@ -145,50 +142,6 @@ nlohmann::json ToJson(const toml::node& node) {
   return text.str();
 }
 
-std::string ReadPolicyName(const Reader& reader, const toml::node& node) {
-  if (!node.is_string()) reader.WrongType(node, "policies", "a policy name string");
-  std::string name = *node.value<std::string>();
-  std::string known;
-  for (const PolicyInfo& info : RegisteredPolicies()) {
-    if (info.name == name) return name;
-    known += (known.empty() ? "" : ", ") + info.name;
-  }
-  reader.Throw(node, "policies", "unknown policy '" + name + "' (registered: " + known + ")");
-}
-
-/// `[policy_options.<policy>]`: one table per listed policy, checked by building the policy.
-void ReadPolicyOptions(const Reader& reader, const toml::node& node, SweepSpec& spec) {
-  const toml::table* table = node.as_table();
-  if (table == nullptr) reader.WrongType(node, "policy_options", "a table");
-  for (const auto& [key, value] : *table) {
-    std::string policy(key.str());
-    std::string field = "policy_options." + policy;
-    if (std::find(spec.policies.begin(), spec.policies.end(), policy) == spec.policies.end()) {
-      reader.Throw(value, field, "policy '" + policy + "' is not in `policies`");
-    }
-    if (!value.is_table()) reader.WrongType(value, field, "a table");
-    nlohmann::json options = ToJson(value);
-    try {
-      MakePolicy(policy, options, reader.file);
-    } catch (const InputError& error) {
-      // Policies name the field "<policy>.<option>"; point at that option's line when we can.
-      std::string option = error.field();
-      if (option.rfind(policy + ".", 0) == 0) option = option.substr(policy.size() + 1);
-      if (option == policy) option.clear();
-      const toml::node* option_node = option.empty() ? nullptr : value.as_table()->get(option);
-      reader.Throw(option_node != nullptr ? *option_node : value,
-                   option.empty() ? field : field + "." + option, BareMessage(error));
-    }
-    spec.policy_options[policy] = std::move(options);
-  }
-}
-
-const toml::node& Required(const Reader& reader, const toml::table& root, const std::string& key) {
-  const toml::node* node = root.get(key);
-  if (node == nullptr) throw InputError(reader.file, 0, key, "missing required key");
-  return *node;
-}
-
 toml::table ParseFile(const std::string& path) {
   if (!fs::is_regular_file(path)) throw InputError(path, 0, "", "sweep spec not found");
   try {
@@ -199,39 +152,291 @@ toml::table ParseFile(const std::string& path) {
   }
 }
 
-void ReadLists(const Reader& reader, const toml::table& root, SweepSpec& spec) {
-  const toml::node& name = Required(reader, root, "name");
-  if (!name.is_string() || name.value<std::string>()->empty()) {
-    reader.WrongType(name, "name", "a non-empty string");
+bool IsRegisteredPolicy(const std::string& name) {
+  for (const PolicyInfo& info : RegisteredPolicies()) {
+    if (info.name == name) return true;
   }
-  spec.name = *name.value<std::string>();
-  spec.traces =
-      ReadList<std::string>(reader, Required(reader, root, "traces"), "traces",
-                            [&](const toml::node& n) { return ReadPath(reader, n, "traces"); });
-  spec.throughputs_path = ReadPath(reader, Required(reader, root, "throughputs"), "throughputs");
-  spec.policies =
-      ReadList<std::string>(reader, Required(reader, root, "policies"), "policies",
-                            [&](const toml::node& n) { return ReadPolicyName(reader, n); });
-  spec.num_gpus = ReadList<int>(
-      reader, Required(reader, root, "num_gpus"), "num_gpus",
-      [&](const toml::node& n) { return static_cast<int>(ReadInteger(reader, n, "num_gpus", 1)); });
-  spec.seeds = {0};
-  if (const toml::node* seeds = root.get("seeds")) {
-    spec.seeds = ReadList<std::uint64_t>(reader, *seeds, "seeds", [&](const toml::node& n) {
-      return static_cast<std::uint64_t>(ReadInteger(reader, n, "seeds", 0));
-    });
+  return false;
+}
+
+std::string ReadPolicyName(const Reader& reader, const toml::node& node, const std::string& field) {
+  if (!node.is_string()) reader.WrongType(node, field, "a policy name string");
+  std::string name = *node.value<std::string>();
+  if (IsRegisteredPolicy(name)) return name;
+  std::string known;
+  for (const PolicyInfo& info : RegisteredPolicies())
+    known += (known.empty() ? "" : ", ") + info.name;
+  reader.Throw(node, field, "unknown policy '" + name + "' (registered: " + known + ")");
+}
+
+/// One value of axis `key` as JSON, type- and range-checked.
+nlohmann::json ReadValue(const Reader& reader, const std::string& key, const toml::node& node,
+                         const std::string& field) {
+  if (key == "traces" || key == "throughputs") return ReadPath(reader, node, field);
+  if (key == "policies") return ReadPolicyName(reader, node, field);
+  if (key == "num_gpus") return ReadInteger(reader, node, field, 1);
+  if (key == "max_failed_attempts") return ReadInteger(reader, node, field, 1);
+  if (key == "seeds") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
+  if (key.find('.') != std::string::npos) return ToJson(node);  // policy option
+  if (key == "round_duration_s" || key == "deadline_factor") {
+    return ReadPositiveNumber(reader, node, field);
+  }
+  if (!node.is_number()) reader.WrongType(node, field, "a number");
+  return *node.value<double>();  // other SimulationOptions: Validate() checks ranges
+}
+
+/// An axis as written: where it came from and its values.
+struct Axis {
+  std::string key;
+  std::string field;
+  const toml::node* node = nullptr;
+};
+
+/// Reads one (non-zip) axis: a scalar is one value, a list is a dimension (no empty lists, no
+/// duplicates). A policy option whose value is itself a list is written as a list of lists.
+SweepDimension ReadAxis(const Reader& reader, const Axis& axis) {
+  SweepDimension dimension{{axis.key}, {axis.field}, {}};
+  const toml::array* array = axis.node->as_array();
+  if (array == nullptr) {
+    dimension.rows.push_back({ReadValue(reader, axis.key, *axis.node, axis.field)});
+    return dimension;
+  }
+  if (array->empty()) reader.Throw(*axis.node, axis.field, "list must not be empty");
+  for (const toml::node& element : *array) {
+    nlohmann::json value = ReadValue(reader, axis.key, element, axis.field);
+    for (const auto& row : dimension.rows) {
+      if (row[0] == value) reader.Throw(element, axis.field, "duplicate entry");
+    }
+    dimension.rows.push_back({std::move(value)});
+  }
+  return dimension;
+}
+
+/// Everything the reader collected before building dimensions.
+struct Collected {
+  std::vector<Axis> axes;                                  ///< top-level axes
+  std::vector<std::vector<Axis>> zips;                     ///< one list per [[zip]] group
+  std::vector<const toml::node*> zip_nodes;                ///< the group tables
+  std::map<std::string, const toml::node*> policy_tables;  ///< policy -> its options table
+  std::map<std::string, std::string> policy_fields;        ///< policy -> "policy_options.<p>"
+};
+
+/// `[policy_options.<p>]` or `[<p>]`: every option is an axis "<p>.<option>".
+void CollectOptions(const Reader& reader, const toml::node& node, const std::string& policy,
+                    const std::string& field, Collected& collected, std::vector<Axis>& out) {
+  if (!node.is_table()) reader.WrongType(node, field, "a table");
+  if (collected.policy_tables.count(policy) > 0) {
+    reader.Throw(node, field, "options of policy '" + policy + "' given twice");
+  }
+  collected.policy_tables[policy] = &node;
+  collected.policy_fields[policy] = field;
+  for (const auto& [option, value] : *node.as_table()) {
+    out.push_back({policy + "." + std::string(option.str()),
+                   field + "." + std::string(option.str()), &value});
   }
 }
 
-/// Runs SimulationOptions::Validate on the spec's options, reporting against the spec file.
-void ValidateOptions(const Reader& reader, const toml::table& root, const SweepSpec& spec) {
+bool IsAxisKey(const std::string& key) {
+  return std::find(AxisKeys().begin(), AxisKeys().end(), key) != AxisKeys().end();
+}
+
+/// Sorts a table's keys into axes: sweep keys, policy option tables (`policy_options.<p>` or a
+/// top-level table named after a registered policy). `prefix` names zip groups in messages.
+void CollectTable(const Reader& reader, const toml::table& table, const std::string& prefix,
+                  Collected& collected, std::vector<Axis>& out,
+                  const std::set<std::string>& skip = {}) {
+  for (const auto& [key_view, node] : table) {
+    std::string key(key_view.str());
+    if (skip.count(key) > 0) continue;
+    if (IsAxisKey(key)) {
+      out.push_back({key, prefix + key, &node});
+    } else if (key == "policy_options") {
+      if (!node.is_table()) reader.WrongType(node, prefix + key, "a table");
+      for (const auto& [policy, options] : *node.as_table()) {
+        std::string name(policy.str());
+        CollectOptions(reader, options, name, prefix + key + "." + name, collected, out);
+      }
+    } else if (node.is_table() && IsRegisteredPolicy(key)) {
+      CollectOptions(reader, node, key, prefix + key, collected, out);
+    } else {
+      reader.Throw(node, prefix + key, "unknown key");
+    }
+  }
+}
+
+/// A [[zip]] group: every entry a list, all of one length, distinct rows.
+SweepDimension ReadZip(const Reader& reader, const toml::node& group, const std::vector<Axis>& axes,
+                       const std::string& field) {
+  if (axes.empty()) reader.Throw(group, field, "zip group has no keys");
+  SweepDimension dimension;
+  std::size_t length = 0;
+  for (const Axis& axis : axes) {
+    const toml::array* array = axis.node->as_array();
+    if (array == nullptr)
+      reader.WrongType(*axis.node, axis.field, "a list (zip entries vary together)");
+    if (array->empty()) reader.Throw(*axis.node, axis.field, "list must not be empty");
+    if (length == 0) length = array->size();
+    if (array->size() != length) {
+      reader.Throw(*axis.node, axis.field,
+                   "zip lists must have equal lengths: " + std::to_string(array->size()) +
+                       " here, " + std::to_string(length) + " for '" + dimension.fields.at(0) +
+                       "'");
+    }
+    dimension.keys.push_back(axis.key);
+    dimension.fields.push_back(axis.field);
+  }
+  dimension.rows.assign(length, {});
+  for (const Axis& axis : axes) {
+    const toml::array& array = *axis.node->as_array();
+    for (std::size_t i = 0; i < length; ++i) {
+      dimension.rows[i].push_back(ReadValue(reader, axis.key, array[i], axis.field));
+    }
+  }
+  for (std::size_t i = 0; i < length; ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (dimension.rows[i] == dimension.rows[j]) {
+        reader.Throw((*axes[0].node->as_array())[i], field, "duplicate zip row");
+      }
+    }
+  }
+  return dimension;
+}
+
+void CollectZips(const Reader& reader, const toml::node& node, Collected& collected) {
+  const toml::array* groups = node.as_array();
+  if (groups == nullptr) reader.WrongType(node, "zip", "an array of tables ([[zip]])");
+  if (groups->empty()) reader.Throw(node, "zip", "list must not be empty");
+  for (std::size_t i = 0; i < groups->size(); ++i) {
+    const toml::node& group = (*groups)[i];
+    std::string prefix = "zip[" + std::to_string(i) + "].";
+    if (!group.is_table()) reader.WrongType(group, "zip", "a table");
+    collected.zips.emplace_back();
+    collected.zip_nodes.push_back(&group);
+    CollectTable(reader, *group.as_table(), prefix, collected, collected.zips.back());
+  }
+}
+
+int Rank(const std::string& key) {
+  if (key == "seeds") return 1000;
+  if (key.find('.') != std::string::npos) return 500;
+  auto it = std::find(AxisKeys().begin(), AxisKeys().end(), key);
+  return static_cast<int>(it - AxisKeys().begin());
+}
+
+/// Default expansion order: by the smallest rank of a dimension's keys, then key name.
+void SortDimensions(std::vector<SweepDimension>& dimensions) {
+  auto order = [](const SweepDimension& d) {
+    int best = 2000;
+    std::string name;
+    for (const auto& key : d.keys) {
+      if (Rank(key) < best) best = Rank(key), name = key;
+    }
+    return std::make_pair(best, name);
+  };
+  std::stable_sort(dimensions.begin(), dimensions.end(),
+                   [&](const auto& a, const auto& b) { return order(a) < order(b); });
+}
+
+/// Where an axis was written (for messages), by canonical key.
+using AxisIndex = std::map<std::string, Axis>;
+
+void BuildDimensions(const Reader& reader, const Collected& collected, SweepSpec& spec,
+                     AxisIndex& index) {
+  auto remember = [&](const Axis& axis) {
+    auto [it, fresh] = index.emplace(axis.key, axis);
+    if (!fresh) {
+      reader.Throw(*axis.node, axis.field,
+                   "'" + axis.key + "' is given twice (also as '" + it->second.field + "')");
+    }
+  };
+  for (const Axis& axis : collected.axes) {
+    remember(axis);
+    spec.dimensions.push_back(ReadAxis(reader, axis));
+  }
+  for (std::size_t i = 0; i < collected.zips.size(); ++i) {
+    for (const Axis& axis : collected.zips[i]) remember(axis);
+    spec.dimensions.push_back(ReadZip(reader, *collected.zip_nodes[i], collected.zips[i],
+                                      "zip[" + std::to_string(i) + "]"));
+  }
+  for (const char* key : {"traces", "throughputs", "policies", "num_gpus"}) {
+    if (index.count(key) == 0) throw InputError(reader.file, 0, key, "missing required key");
+  }
+  SortDimensions(spec.dimensions);
+}
+
+/// Policy options must belong to a swept policy.
+void CheckOptionPolicies(const Reader& reader, const Collected& collected, const SweepSpec& spec) {
+  std::set<std::string> policies;
+  for (const SweepDimension& d : spec.dimensions) {
+    for (std::size_t k = 0; k < d.keys.size(); ++k) {
+      if (d.keys[k] != "policies") continue;
+      for (const auto& row : d.rows) policies.insert(row[k].get<std::string>());
+    }
+  }
+  for (const auto& [policy, node] : collected.policy_tables) {
+    if (policies.count(policy) == 0) {
+      reader.Throw(*node, collected.policy_fields.at(policy),
+                   "policy '" + policy + "' is not in `policies`");
+    }
+  }
+}
+
+TraceStats ReadTraceStats(const std::string& path) {
+  TraceStats stats;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ++stats.num_jobs;
+    std::vector<std::string> fields;
+    std::stringstream split(line);
+    for (std::string f; std::getline(split, f, '\t');) fields.push_back(f);
+    if (fields.size() < 12) continue;
+    double scale = std::atof(fields[6].c_str()), duration = std::atof(fields[10].c_str());
+    stats.gpu_seconds += std::max(1.0, scale) * std::max(0.0, duration);
+    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(fields[11].c_str()));
+  }
+  return stats;
+}
+
+void ReadPolicyWeights(const Reader& reader, const toml::node* node, SweepSpec& spec) {
+  spec.policy_weights = DefaultPolicyWeights();
+  if (node == nullptr) return;
+  if (!node->is_table()) reader.WrongType(*node, "policy_weights", "a table");
+  for (const auto& [policy, value] : *node->as_table()) {
+    std::string field = "policy_weights." + std::string(policy.str());
+    spec.policy_weights[std::string(policy.str())] = ReadPositiveNumber(reader, value, field);
+  }
+}
+
+/// Builds each distinct (policy, options) once and validates every task's SimulationOptions;
+/// errors point at the axis that set the offending value.
+void ValidateTasks(const Reader& reader, const SweepSpec& spec, const AxisIndex& index,
+                   const Collected& collected) {
+  auto rethrow = [&](const InputError& error, const std::string& key, const toml::node* fallback,
+                     const std::string& fallback_field) {
+    auto it = index.find(key);
+    if (it != index.end()) reader.Throw(*it->second.node, it->second.field, BareMessage(error));
+    if (fallback != nullptr) reader.Throw(*fallback, fallback_field, BareMessage(error));
+    throw InputError(reader.file, 0, key, BareMessage(error));
+  };
+  std::set<std::string> built;
   for (const TaskConfig& task : ExpandSweep(spec)) {
     try {
       task.simulation.Validate();
     } catch (const InputError& error) {
-      const toml::node* node = root.get(error.field());
-      throw InputError(reader.file, node != nullptr ? Line(*node) : 0, error.field(),
-                       BareMessage(error));
+      rethrow(error, error.field(), nullptr, "");
+    }
+    std::string key = task.policy + " " + task.policy_options.dump();
+    if (!built.insert(key).second) continue;
+    try {
+      MakePolicy(task.policy, task.policy_options, reader.file);
+    } catch (const InputError& error) {
+      auto table = collected.policy_tables.find(task.policy);
+      const toml::node* node = table != collected.policy_tables.end() ? table->second : nullptr;
+      std::string field = node != nullptr ? collected.policy_fields.at(task.policy) : "policies";
+      if (node == nullptr && index.count("policies")) node = index.at("policies").node;
+      rethrow(error, error.field(), node, field);
     }
   }
 }
@@ -241,47 +446,33 @@ void ValidateOptions(const Reader& reader, const toml::table& root, const SweepS
 SweepSpec LoadSweepSpec(const std::string& path) {
   toml::table root = ParseFile(path);
   Reader reader{path, fs::absolute(path).parent_path()};
-  for (const auto& [key, node] : root) {
-    if (kKnownKeys.count(std::string(key.str())) == 0) {
-      reader.Throw(node, std::string(key.str()), "unknown key");
-    }
-  }
   SweepSpec spec;
   spec.spec_path = path;
-  ReadLists(reader, root, spec);
-  if (const toml::node* node = root.get("round_duration_s")) {
-    spec.round_duration_s = ReadPositiveNumber(reader, *node, "round_duration_s");
+  const toml::node* name = root.get("name");
+  if (name == nullptr) throw InputError(path, 0, "name", "missing required key");
+  if (!name->is_string() || name->value<std::string>()->empty()) {
+    reader.WrongType(*name, "name", "a non-empty string");
   }
-  if (const toml::node* node = root.get("deadline_factor")) {
-    spec.deadline_factor = ReadPositiveNumber(reader, *node, "deadline_factor");
-  }
-  if (const toml::node* node = root.get("policy_options")) ReadPolicyOptions(reader, *node, spec);
-  ValidateOptions(reader, root, spec);
-  return spec;
-}
-
-std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
-  std::vector<TaskConfig> tasks;
-  for (const std::string& trace : spec.traces) {
-    for (const std::string& policy : spec.policies) {
-      for (int gpus : spec.num_gpus) {
-        for (std::uint64_t seed : spec.seeds) {
-          TaskConfig task;
-          task.trace_path = trace;
-          task.throughputs_path = spec.throughputs_path;
-          task.policy = policy;
-          task.seed = seed;
-          task.simulation.num_gpus = gpus;
-          if (spec.round_duration_s) task.simulation.round_duration_s = *spec.round_duration_s;
-          if (spec.deadline_factor) task.simulation.deadline_factor = *spec.deadline_factor;
-          auto options = spec.policy_options.find(policy);
-          if (options != spec.policy_options.end()) task.policy_options = options->second;
-          tasks.push_back(std::move(task));
-        }
+  spec.name = *name->value<std::string>();
+  Collected collected;
+  CollectTable(reader, root, "", collected, collected.axes, {"name", "zip", "policy_weights"});
+  if (const toml::node* zip = root.get("zip")) CollectZips(reader, *zip, collected);
+  ReadPolicyWeights(reader, root.get("policy_weights"), spec);
+  AxisIndex index;
+  BuildDimensions(reader, collected, spec, index);
+  CheckOptionPolicies(reader, collected, spec);
+  for (const SweepDimension& d : spec.dimensions) {
+    for (std::size_t k = 0; k < d.keys.size(); ++k) {
+      if (d.keys[k] != "traces" && d.keys[k] != "throughputs") continue;
+      for (const auto& row : d.rows) {
+        std::string file = row[k].get<std::string>();
+        if (spec.file_hashes.count(file) == 0) spec.file_hashes[file] = FileContentHash(file);
+        if (d.keys[k] == "traces") spec.trace_stats[file] = ReadTraceStats(file);
       }
     }
   }
-  return tasks;
+  ValidateTasks(reader, spec, index, collected);
+  return spec;
 }
 
 }  // namespace adaptsim

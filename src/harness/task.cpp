@@ -1,6 +1,9 @@
 // TaskConfig <-> canonical JSON, and the content-hash task id (HARNESS.md §C.2).
 #include <array>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include <boost/uuid/name_generator_sha1.hpp>
@@ -25,7 +28,9 @@ const std::set<std::string>& CanonicalKeys() {
                                              "restart_slack_s",
                                              "round_duration_s",
                                              "seed",
+                                             "throughputs_hash",
                                              "throughputs_path",
+                                             "trace_hash",
                                              "trace_path"};
   return keys;
 }
@@ -34,6 +39,28 @@ const std::set<std::string>& CanonicalKeys() {
 /// on it).
 constexpr boost::uuids::uuid kTaskNamespace = {{0x6b, 0x1f, 0x3a, 0x52, 0x9d, 0x04, 0x4c, 0x7e,
                                                 0xa1, 0x8e, 0x27, 0x5c, 0xd3, 0x60, 0xf9, 0x4b}};
+/// Fixed namespace of file content hashes (likewise never to be changed).
+constexpr boost::uuids::uuid kFileNamespace = {{0x2c, 0x94, 0x61, 0x0e, 0x5b, 0xd7, 0x4a, 0x13,
+                                                0x8f, 0x36, 0xc1, 0x72, 0x09, 0xae, 0x54, 0xd8}};
+
+std::string Hex(const boost::uuids::uuid& id) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(32);
+  for (std::uint8_t byte : id) {
+    text.push_back(kHex[byte >> 4]);
+    text.push_back(kHex[byte & 0x0f]);
+  }
+  return text;
+}
+
+std::string OptionalString(const nlohmann::json& json, const std::string& context,
+                           const std::string& key) {
+  auto it = json.find(key);
+  if (it == json.end()) return "";
+  if (!it->is_string()) throw InputError(context, 0, key, "expected a string");
+  return it->get<std::string>();
+}
 
 const nlohmann::json& Field(const nlohmann::json& json, const std::string& context,
                             const std::string& key) {
@@ -70,6 +97,8 @@ nlohmann::json TaskConfig::ToJson() const {
   nlohmann::json json = nlohmann::json::object();
   json["trace_path"] = trace_path;
   json["throughputs_path"] = throughputs_path;
+  json["trace_hash"] = trace_hash;
+  json["throughputs_hash"] = throughputs_hash;
   json["policy"] = policy;
   json["seed"] = seed;
   json["policy_options"] = policy_options;
@@ -92,6 +121,8 @@ TaskConfig TaskConfig::FromJson(const nlohmann::json& json, const std::string& c
   TaskConfig task;
   task.trace_path = GetString(json, context, "trace_path");
   task.throughputs_path = GetString(json, context, "throughputs_path");
+  task.trace_hash = OptionalString(json, context, "trace_hash");
+  task.throughputs_hash = OptionalString(json, context, "throughputs_hash");
   task.policy = GetString(json, context, "policy");
   const auto& seed = Field(json, context, "seed");
   if (!seed.is_number_unsigned()) throw InputError(context, 0, "seed", "expected an integer >= 0");
@@ -112,17 +143,33 @@ TaskConfig TaskConfig::FromJson(const nlohmann::json& json, const std::string& c
   return task;
 }
 
+nlohmann::json TaskConfig::IdentityJson() const {
+  nlohmann::json json = ToJson();
+  json.erase("max_rounds");
+  if (!trace_hash.empty()) json.erase("trace_path");
+  if (!throughputs_hash.empty()) json.erase("throughputs_path");
+  return json;
+}
+
 std::string TaskConfig::Id() const {
   boost::uuids::name_generator_sha1 generate(kTaskNamespace);
-  boost::uuids::uuid id = generate(ToJson().dump());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(32);
-  for (std::uint8_t byte : id) {
-    text.push_back(kHex[byte >> 4]);
-    text.push_back(kHex[byte & 0x0f]);
-  }
-  return text;
+  return Hex(generate(IdentityJson().dump()));
+}
+
+std::string FileContentHash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", "cannot read file");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(path, 0, "", "cannot read file");
+  boost::uuids::name_generator_sha1 generate(kFileNamespace);
+  return Hex(generate(bytes.data(), bytes.size()));
+}
+
+void FillContentHashes(TaskConfig& task) {
+  task.trace_hash = FileContentHash(task.trace_path);
+  task.throughputs_hash = std::filesystem::is_regular_file(task.throughputs_path)
+                              ? FileContentHash(task.throughputs_path)
+                              : std::string();
 }
 
 }  // namespace adaptsim

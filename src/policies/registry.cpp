@@ -5,6 +5,7 @@
 
 #include "adaptsim/error.hpp"
 #include "policies/baseline_factories.hpp"
+#include "policies/fail_after.hpp"
 #include "policies/fifo.hpp"
 #include "policies/gandiva_fair.hpp"
 #include "policies/max_min_fairness.hpp"
@@ -74,6 +75,17 @@ const std::vector<Entry>& Table() {
       {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
        MakeMaxMinFairness},
       {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
+      // Test aid for the harness tests (policies/fail_after.hpp), not a scheduling policy.
+      {{"fail_after", "TEST AID: fifo that throws after `after` allocations (option sleep_ms)"},
+       [](const nlohmann::json& o, const std::string& c) {
+         internal::RequireKnownOptions(o, "fail_after", {"after", "sleep_ms"}, c);
+         double after = internal::NumberOption(o, "fail_after", "after", 0, c);
+         double sleep_ms = internal::NumberOption(o, "fail_after", "sleep_ms", 0, c);
+         if (after < -1 || after != static_cast<int>(after) || !(sleep_ms >= 0)) {
+           throw InputError(c, 0, "fail_after", "after must be an integer >= -1, sleep_ms >= 0");
+         }
+         return Allocation(std::make_unique<FailAfterPolicy>(static_cast<int>(after), sleep_ms));
+       }},
       {{"min_total_duration", "OSSP: smallest horizon T (reference bisection); option face_rule"},
        internal::MakeMinTotalDuration},
       {{"finish_time_fairness", "Themis: minimise the worst finish-time ratio; option face_rule"},

@@ -52,6 +52,7 @@ void VisitSummaryColumns(R& row, V&& visit) {
   visit("seed", "id", row.seed);
   visit("round_duration_s", "s", row.round_duration_s);
   visit("deadline_factor", "1", row.deadline_factor);
+  visit("policy_options", "", row.policy_options);
   VisitMetrics(row.metrics, visit);
   visit("wall_time_s", "s", row.wall_time_s);
   visit("rank", "id", row.rank);

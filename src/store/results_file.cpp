@@ -1,6 +1,12 @@
 // Writing the results file (layout: docs/results-format.md).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <utility>
 
 #include "adaptsim/store.hpp"
@@ -58,6 +64,7 @@ SummaryRow MakeSummaryRow(const TaskRecord& record) {
   row.seed = config.seed;
   row.round_duration_s = config.simulation.round_duration_s;
   row.deadline_factor = config.simulation.deadline_factor;
+  row.policy_options = config.policy_options.dump();
   row.metrics = record.result.summary;
   row.wall_time_s = record.result.wall_time_s;
   row.rank = record.rank;
@@ -253,6 +260,110 @@ std::set<std::string> ResultsFile::TaskIds() const {
 
 const std::string& ResultsFile::path() const {
   return impl_->path;
+}
+
+}  // namespace adaptsim
+
+namespace adaptsim {
+namespace {
+
+using store::Handle;
+
+/// fsync(2) of a file or directory; a failure is an error for files, ignored for directories
+/// (some filesystems refuse to fsync a directory).
+void SyncPath(const std::string& path, bool directory) {
+  int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+  if (fd < 0) {
+    if (directory) return;
+    throw StoreError("cannot open '" + path + "' to sync it");
+  }
+  int status = ::fsync(fd);
+  ::close(fd);
+  if (status != 0 && !directory) throw StoreError("fsync of '" + path + "' failed");
+}
+
+std::string TemporaryName(const std::string& path) {
+  return path + ".tmp." + std::to_string(::getpid());
+}
+
+/// Syncs `tmp`, renames it to `path` and syncs the folder (durable against node failure too).
+void Publish(const std::string& tmp, const std::string& path) {
+  SyncPath(tmp, false);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw StoreError("cannot rename '" + tmp + "' to '" + path + "'");
+  }
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  SyncPath(parent.empty() ? "." : parent.string(), true);
+}
+
+struct Chosen {
+  std::size_t source = 0;
+  SummaryRow row;
+};
+
+}  // namespace
+
+void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance) {
+  std::string tmp = TemporaryName(path);
+  {
+    ResultsFile file = ResultsFile::Create(tmp, provenance);
+    file.Append(record);
+  }  // closed here
+  Publish(tmp, path);
+}
+
+std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
+  std::map<std::string, Chosen> chosen;
+  for (std::size_t s = 0; s < options.sources.size(); ++s) {
+    for (SummaryRow& row : ReadSummary(options.sources[s])) {
+      if (!options.select.empty()) {
+        auto it = options.select.find(row.task_id);
+        if (it == options.select.end()) continue;
+        row.task_index = it->second;
+      }
+      std::string id = row.task_id;
+      chosen[id] = Chosen{s, std::move(row)};
+    }
+  }
+  std::vector<const Chosen*> order;
+  for (const auto& [id, c] : chosen) order.push_back(&c);
+  std::stable_sort(order.begin(), order.end(), [](const Chosen* a, const Chosen* b) {
+    return a->row.task_index < b->row.task_index;
+  });
+  std::string tmp = TemporaryName(out);
+  try {
+    store::ErrorScope errors;
+    Handle file = store::CreateFile(tmp);
+    WriteMeta(file, options.provenance);
+    {
+      Handle meta = store::OpenGroup(file, "meta");
+      for (const auto& [name, value] : options.statistics) store::WriteAttribute(meta, name, value);
+    }
+    Handle tasks = store::CreateGroup(file, "tasks");
+    std::vector<SummaryRow> rows;
+    // Tasks are read and rewritten rather than H5Ocopy'd: H5Ocopy of groups with many
+    // variable-length string attributes (dense attribute storage) crashes in HDF5 1.10.8.
+    for (const Chosen* c : order) {
+      StoredTask stored = ReadTask(options.sources[c->source], c->row.task_id);
+      TaskRecord record;
+      record.task_id = stored.task_id;
+      record.task_index = c->row.task_index;
+      record.config_json = nlohmann::json::parse(stored.config_json);
+      record.result = std::move(stored.result);
+      record.rank = stored.rank;
+      WriteTask(tasks, record);
+    }
+    for (const Chosen* c : order) rows.push_back(c->row);
+    Handle summary = store::CreateGroup(file, "summary");
+    store::WriteTable(summary, SummaryTable(rows), true);
+    store::Check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + tmp);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  Publish(tmp, out);
+  return order.size();
 }
 
 }  // namespace adaptsim

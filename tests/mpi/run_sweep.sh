@@ -9,5 +9,5 @@ if [ ! -d "$data" ]; then
   exit 77
 fi
 export ADAPTSIM_DATA="$data"
-rm -f "$out"
+rm -rf "$out" "$out.shards"
 exec "$mpiexec" --oversubscribe -n "$nprocs" "$adaptsim" sweep "$spec" --out "$out" --quiet

@@ -1,0 +1,69 @@
+// `adaptsim merge`: (re)builds one results file from shards and/or other results files, e.g.
+// after a sweep was killed (`adaptsim merge --out OUT.h5` reads OUT.h5.shards/) or to combine
+// the results of several sweeps.
+#include <filesystem>
+#include <memory>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/store.hpp"
+#include "command.hpp"
+
+namespace adaptsim::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct MergeCommandOptions {
+  std::string out_path;
+  std::vector<std::string> inputs;
+  std::vector<std::string> argv;
+};
+
+/// Inputs: results files and shard folders (every <id>.h5 inside); default OUT.shards.
+std::vector<std::string> Sources(const MergeCommandOptions& options) {
+  std::vector<std::string> inputs = options.inputs;
+  if (inputs.empty()) inputs.push_back(options.out_path + ".shards");
+  std::vector<std::string> sources;
+  for (const std::string& input : inputs) {
+    if (fs::is_directory(input)) {
+      std::vector<std::string> shards;
+      for (const auto& entry : fs::directory_iterator(input)) {
+        std::string name = entry.path().filename().string();
+        if (name.size() == 35 && name.substr(32) == ".h5") shards.push_back(entry.path());
+      }
+      std::sort(shards.begin(), shards.end());
+      sources.insert(sources.end(), shards.begin(), shards.end());
+    } else if (fs::is_regular_file(input)) {
+      sources.push_back(input);
+    } else {
+      throw InputError(input, 0, "input", "no such results file or shard folder");
+    }
+  }
+  return sources;
+}
+
+int RunMerge(const MergeCommandOptions& options) {
+  MergeOptions merge;
+  merge.sources = Sources(options);
+  merge.provenance.argv = options.argv;
+  std::size_t count = MergeResults(options.out_path, merge);
+  std::printf("%s: %zu tasks from %zu source file(s)\n", options.out_path.c_str(), count,
+              merge.sources.size());
+  return 0;
+}
+
+}  // namespace
+
+void AddMergeCommand(CLI::App& app, const CommandContext& context, CommandList& commands) {
+  auto options = std::make_shared<MergeCommandOptions>();
+  options->argv = context.argv;
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "Build one results file from shards and results files (later inputs win)");
+  cmd->add_option("--out", options->out_path, "Results file to write (replaced atomically)")
+      ->required();
+  cmd->add_option("inputs", options->inputs,
+                  "Results files and shard folders (default: OUT.shards)");
+  commands.push_back({cmd, [options] { return RunMerge(*options); }});
+}
+
+}  // namespace adaptsim::app

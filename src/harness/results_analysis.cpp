@@ -1,0 +1,226 @@
+#include "harness/results_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "adaptsim/store.hpp"
+
+namespace adaptsim {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string Format(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), format, value);
+  return text;
+}
+
+std::string Scenario(const SummaryRow& row) {
+  return std::filesystem::path(row.trace).stem().string() + "|" + std::to_string(row.num_gpus) +
+         "|" + Format("%g", row.round_duration_s) + "|" + Format("%g", row.deadline_factor);
+}
+
+std::string Label(const SummaryRow& row) {
+  return row.policy_options == "{}" || row.policy_options.empty() ? row.policy
+                                                                  : row.policy + row.policy_options;
+}
+
+double Metric(const SummaryRow& row, const std::string& name) {
+  if (name == "makespan_s") return row.metrics.makespan_s;
+  if (name == "mean_jct_s") return row.metrics.mean_jct_s;
+  if (name == "worst_ftf_rho") return row.metrics.worst_ftf_rho;
+  return row.metrics.unfair_fraction_1_05;
+}
+
+double Mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? kNaN : sum / static_cast<double>(v.size());
+}
+
+double Quantile(std::vector<double> v, double q) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  double h = (static_cast<double>(v.size()) - 1) * q;
+  std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+using Groups = std::map<std::pair<std::string, std::string>, std::vector<const SummaryRow*>>;
+
+void Canonical(const std::vector<SummaryRow>& rows, const AnalysisOptions& options,
+               std::vector<AnalysisRow>& out) {
+  Groups groups;  // (scenario, label)
+  for (const SummaryRow& row : rows) groups[{Scenario(row), Label(row)}].push_back(&row);
+  std::set<std::string> policies;
+  for (const SummaryRow& row : rows) policies.insert(row.policy);
+  std::string baseline = policies.count(options.baseline) || options.fallback_baseline.empty()
+                             ? options.baseline
+                             : options.fallback_baseline;
+  for (const auto& [key, members] : groups) {
+    const std::vector<const SummaryRow*>* base = nullptr;
+    for (const auto& [other, other_members] : groups) {
+      if (other.first != key.first || other_members.front()->policy != baseline) continue;
+      if (base == nullptr || other.second == baseline) base = &other_members;
+    }
+    for (const std::string& metric : FigureMetrics()) {
+      std::vector<double> values, base_values;
+      for (const SummaryRow* r : members) values.push_back(Metric(*r, metric));
+      if (base != nullptr) {
+        for (const SummaryRow* r : *base) base_values.push_back(Metric(*r, metric));
+      }
+      double mean = Mean(values), base_mean = base ? Mean(base_values) : kNaN;
+      out.push_back({"canonical", key.first, key.second, "", metric, "mean", mean});
+      out.push_back({"canonical", key.first, key.second, "", metric, "normalised",
+                     base_mean != 0 && !std::isnan(base_mean) ? mean / base_mean : kNaN});
+    }
+  }
+}
+
+void Scale(const std::vector<SummaryRow>& rows, std::vector<AnalysisRow>& out) {
+  Groups groups;  // (label, gpus)
+  for (const SummaryRow& row : rows)
+    groups[{Label(row), std::to_string(row.num_gpus)}].push_back(&row);
+  for (const auto& [key, members] : groups) {
+    for (const std::string& metric : FigureMetrics()) {
+      std::vector<double> values;
+      for (const SummaryRow* r : members) values.push_back(Metric(*r, metric));
+      out.push_back({"scale", "", key.first, key.second, metric, "mean", Mean(values)});
+    }
+  }
+}
+
+void Window(const std::vector<SummaryRow>& rows, const std::string& param,
+            std::vector<AnalysisRow>& out) {
+  std::size_t dot = param.find('.');
+  if (dot == std::string::npos) return;
+  std::string policy = param.substr(0, dot), option = param.substr(dot + 1);
+  std::map<double, std::vector<const SummaryRow*>> groups;
+  for (const SummaryRow& row : rows) {
+    if (row.policy != policy) continue;
+    nlohmann::json options = nlohmann::json::parse(row.policy_options, nullptr, false);
+    if (!options.is_object() || !options.contains(option) || !options[option].is_number()) continue;
+    groups[options[option].get<double>()].push_back(&row);
+  }
+  for (const auto& [value, members] : groups) {
+    std::string x = Format("%g", value);
+    for (const std::string& metric : FigureMetrics()) {
+      std::vector<double> v;
+      for (const SummaryRow* r : members) v.push_back(Metric(*r, metric));
+      double mean = Mean(v), ss = 0;
+      for (double e : v) ss += (e - mean) * (e - mean);
+      double std = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
+      for (auto [stat, number] : std::vector<std::pair<std::string, double>>{
+               {"mean", mean},
+               {"std", std},
+               {"min", *std::min_element(v.begin(), v.end())},
+               {"max", *std::max_element(v.begin(), v.end())},
+               {"n", static_cast<double>(v.size())}}) {
+        out.push_back({"window", "", param, x, metric, stat, number});
+      }
+    }
+  }
+}
+
+void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows,
+            std::vector<AnalysisRow>& out) {
+  std::map<std::string, std::vector<double>> rho;
+  for (const SummaryRow& row : rows) {
+    std::vector<double>& values = rho[Label(row)];
+    for (const JobResult& job : ReadTask(path, row.task_id).result.jobs) {
+      if (std::isfinite(job.ftf_rho)) values.push_back(job.ftf_rho);
+    }
+  }
+  for (const auto& [label, values] : rho) {
+    for (auto [stat, number] : std::vector<std::pair<std::string, double>>{
+             {"p50", Quantile(values, 0.5)},
+             {"p90", Quantile(values, 0.9)},
+             {"p99", Quantile(values, 0.99)},
+             {"max", values.empty() ? kNaN : *std::max_element(values.begin(), values.end())},
+             {"mean", Mean(values)},
+             {"n", static_cast<double>(values.size())}}) {
+      out.push_back({"rho_cdf", "", label, "", "ftf_rho", stat, number});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options) {
+  std::vector<SummaryRow> rows;
+  for (SummaryRow& row : ReadSummary(path)) {
+    if (row.status == "ok") rows.push_back(std::move(row));
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.task_index < b.task_index; });
+  std::vector<AnalysisRow> out;
+  Canonical(rows, options, out);
+  Scale(rows, out);
+  Window(rows, options.window_param, out);
+  RhoCdf(path, rows, out);
+  return out;
+}
+
+void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& format,
+                   std::FILE* out) {
+  if (format == "csv") {
+    std::fprintf(out, "table,scenario,policy,x,metric,stat,value\n");
+    for (const AnalysisRow& r : rows) {
+      auto quote = [](const std::string& s) {
+        std::string q = "\"";
+        for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+      };
+      std::fprintf(out, "%s,%s,%s,%s,%s,%s,%.17g\n", r.table.c_str(), quote(r.scenario).c_str(),
+                   quote(r.policy).c_str(), quote(r.x).c_str(), r.metric.c_str(), r.stat.c_str(),
+                   r.value);
+    }
+    return;
+  }
+  // text / markdown: one pivot per table, rows (scenario, policy, x), columns metric:stat.
+  bool md = format == "markdown";
+  std::map<std::string, std::vector<const AnalysisRow*>> tables;
+  for (const AnalysisRow& r : rows) tables[r.table].push_back(&r);
+  for (const char* name : {"canonical", "scale", "window", "rho_cdf"}) {
+    auto found = tables.find(name);
+    if (found == tables.end()) continue;
+    std::vector<std::string> columns;
+    std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string, double>> grid;
+    for (const AnalysisRow* r : found->second) {
+      std::string column = r->metric + ":" + r->stat;
+      if (std::find(columns.begin(), columns.end(), column) == columns.end())
+        columns.push_back(column);
+      grid[{r->scenario, r->policy, r->x}][column] = r->value;
+    }
+    std::fprintf(out, md ? "\n### %s\n\n| scenario | policy | x |" : "\n== %s ==\n%-40s %-28s %-8s",
+                 name, "scenario", "policy", "x");
+    for (const auto& c : columns) std::fprintf(out, md ? " %s |" : " %14.14s", c.c_str());
+    std::fprintf(out, "\n");
+    if (md) {
+      std::fprintf(out, "|---|---|---|");
+      for (std::size_t i = 0; i < columns.size(); ++i) std::fprintf(out, "---:|");
+      std::fprintf(out, "\n");
+    }
+    for (const auto& [key, values] : grid) {
+      const auto& [scenario, policy, x] = key;
+      std::fprintf(out, md ? "| %s | %s | %s |" : "%-40.40s %-28.28s %-8s", scenario.c_str(),
+                   policy.c_str(), x.c_str());
+      for (const auto& c : columns) {
+        auto v = values.find(c);
+        std::fprintf(out, md ? " %.6g |" : " %14.6g", v == values.end() ? kNaN : v->second);
+      }
+      std::fprintf(out, "\n");
+    }
+  }
+}
+
+}  // namespace adaptsim

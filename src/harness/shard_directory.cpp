@@ -1,0 +1,107 @@
+#include "harness/shard_directory.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace adaptsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kManifest[] = "manifest.jsonl";
+
+std::string UtcNow() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+/// A shard's file name: 32 hex digits + ".h5".
+bool IsShardName(const std::string& name) {
+  if (name.size() != 35 || name.substr(32) != ".h5") return false;
+  return name.find_first_not_of("0123456789abcdef") == 32;
+}
+
+}  // namespace
+
+ShardDirectory::ShardDirectory(const std::string& out_path) : dir_(out_path + ".shards") {}
+
+void ShardDirectory::Open() {
+  std::error_code error;
+  fs::create_directories(dir_, error);
+  if (error) throw StoreError("cannot create '" + dir_ + "': " + error.message());
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    if (entry.path().filename().string().find(".tmp.") != std::string::npos) {
+      fs::remove(entry.path(), error);
+    }
+  }
+}
+
+void ShardDirectory::RemoveAll() {
+  std::error_code error;
+  fs::remove_all(dir_, error);
+  if (error) throw StoreError("cannot remove '" + dir_ + "': " + error.message());
+}
+
+std::vector<std::string> ShardDirectory::ShardPaths() const {
+  std::vector<std::string> paths;
+  if (!fs::is_directory(dir_)) return paths;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    if (IsShardName(entry.path().filename().string())) paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+std::map<std::string, std::string> ShardDirectory::Finished() const {
+  std::map<std::string, std::string> logged;
+  std::ifstream manifest(fs::path(dir_) / kManifest);
+  std::string line;
+  while (std::getline(manifest, line)) {
+    nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!entry.is_object() || !entry.contains("id") || !entry.contains("status")) continue;
+    logged[entry["id"].get<std::string>()] = entry["status"].get<std::string>();  // last wins
+  }
+  std::map<std::string, std::string> finished;
+  for (const std::string& path : ShardPaths()) {
+    std::string id = fs::path(path).stem().string();
+    auto it = logged.find(id);
+    if (it != logged.end()) {
+      finished[id] = it->second;
+    } else {
+      std::vector<SummaryRow> rows = ReadSummary(path);
+      if (rows.size() == 1) finished[id] = rows[0].status;
+    }
+  }
+  return finished;
+}
+
+void ShardDirectory::Write(const TaskRecord& record, const Provenance& provenance) {
+  WriteShard((fs::path(dir_) / (record.task_id + ".h5")).string(), record, provenance);
+  nlohmann::json entry = {{"id", record.task_id},
+                          {"status", record.result.status},
+                          {"task_index", record.task_index},
+                          {"rank", record.rank},
+                          {"wall_time_s", record.result.wall_time_s},
+                          {"finished_utc", UtcNow()}};
+  std::string text = entry.dump() + "\n";
+  std::string path = (fs::path(dir_) / kManifest).string();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) throw StoreError("cannot open '" + path + "'");
+  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ok = ::fsync(fd) == 0 && ok;
+  ::close(fd);
+  if (!ok) throw StoreError("cannot append to '" + path + "'");
+}
+
+}  // namespace adaptsim

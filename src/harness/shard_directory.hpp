@@ -1,0 +1,40 @@
+// Crash-safe result storage of a sweep (HARNESS.md §C.2): one HDF5 shard per finished task,
+// `<out>.shards/<task id>.h5`, written under a temporary name, fsync'd and renamed (store.hpp
+// WriteShard), plus an append-only log `<out>.shards/manifest.jsonl` (one JSON object per line:
+// id, status, task_index, rank, wall_time_s, finished_utc). A shard file is the proof that a
+// task finished; the manifest is the fast index used on resume (a shard without a manifest line
+// — kill -9 between rename and append — is read instead; a torn last line is ignored).
+// Only rank 0 uses this class. No MPI here.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "adaptsim/store.hpp"
+
+namespace adaptsim {
+
+class ShardDirectory {
+ public:
+  /// `out_path` is the sweep's --out; the folder is `<out_path>.shards`.
+  explicit ShardDirectory(const std::string& out_path);
+
+  /// Creates the folder if needed and deletes temporary files left by a killed run.
+  void Open();
+  /// Deletes the folder and everything in it.
+  void RemoveAll();
+  /// task id -> status of every complete shard. Throws StoreError for an unreadable shard
+  /// without a manifest line.
+  std::map<std::string, std::string> Finished() const;
+  /// Writes the shard, then appends and fsyncs its manifest line. Throws StoreError.
+  void Write(const TaskRecord& record, const Provenance& provenance);
+  /// Paths of all complete shards (sorted).
+  std::vector<std::string> ShardPaths() const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace adaptsim

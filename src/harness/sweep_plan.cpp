@@ -1,0 +1,118 @@
+#include "harness/sweep_plan.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <numeric>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/sweep.hpp"
+
+namespace adaptsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Status of every task in an existing --out; empty (and `readable` false) when it cannot be read.
+std::map<std::string, std::string> ReadOldOut(const std::string& path, bool& readable) {
+  std::map<std::string, std::string> done;
+  readable = false;
+  if (!fs::exists(path)) return done;
+  try {
+    for (const SummaryRow& row : ReadSummary(path)) done[row.task_id] = row.status;
+    readable = true;
+  } catch (const StoreError& error) {
+    std::fprintf(stderr, "adaptsim: warning: ignoring unreadable %s (%s); shards are used\n",
+                 path.c_str(), error.what());
+  }
+  return done;
+}
+
+void Order(SweepPlan& plan, DispatchOrder order) {
+  auto by_cost = [&](bool longest) {
+    std::stable_sort(plan.pending.begin(), plan.pending.end(), [&](int a, int b) {
+      return longest ? plan.tasks[a].cost > plan.tasks[b].cost
+                     : plan.tasks[a].cost < plan.tasks[b].cost;
+    });
+  };
+  if (order == DispatchOrder::kLongestFirst) by_cost(true);
+  if (order == DispatchOrder::kShortestFirst) by_cost(false);
+}
+
+}  // namespace
+
+void SweepCommandOptions::Validate() const {
+  if (!(task_timeout_s >= 0)) throw InputError("command line", 0, "--task-timeout", "must be >= 0");
+  if (task_timeout_rounds < 0) {
+    throw InputError("command line", 0, "--task-timeout-rounds", "must be >= 0");
+  }
+  if (!(grace_s >= 0)) throw InputError("command line", 0, "--grace", "must be >= 0");
+}
+
+SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
+  options.Validate();
+  SweepSpec spec = LoadSweepSpec(options.spec_path);
+  fs::path out(options.out_path);
+  if (out.has_parent_path() && !fs::is_directory(out.parent_path())) {
+    throw InputError(options.out_path, 0, "--out", "directory does not exist");
+  }
+  SweepPlan plan;
+  plan.name = spec.name;
+  plan.out_path = options.out_path;
+  plan.provenance = Provenance{options.argv, rank_count, spec.name, options.spec_path};
+  ShardDirectory shards(options.out_path);
+  if (options.force && !options.dry_run) {
+    shards.RemoveAll();
+    fs::remove(out);
+  }
+  std::map<std::string, std::string> done = ReadOldOut(options.out_path, plan.merge_old_out);
+  for (const auto& [id, status] : shards.Finished()) done[id] = status;  // shards are newer
+  for (TaskConfig& config : ExpandSweep(spec)) {
+    config.simulation.max_wall_time_s = options.task_timeout_s;
+    config.simulation.max_rounds = options.task_timeout_rounds;
+    PlannedTask task{config, config.Id(), ExpectedCost(spec, config), ""};
+    auto it = done.find(task.id);
+    if (it != done.end()) task.state = it->second;
+    bool rerun = options.retry_failed && !task.state.empty() && task.state != "ok";
+    if (task.state.empty() || rerun) plan.pending.push_back(static_cast<int>(plan.tasks.size()));
+    plan.tasks.push_back(std::move(task));
+  }
+  Order(plan, options.order);
+  return plan;
+}
+
+void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
+  std::fprintf(out, "%5s  %-32s  %-18s %5s %5s %12s  %-8s %s\n", "index", "task_id", "policy",
+               "gpus", "seed", "cost", "state", "trace / options");
+  double total = 0, pending = 0;
+  std::vector<bool> is_pending(plan.tasks.size(), false);
+  for (int i : plan.pending) is_pending[i] = true;
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    const PlannedTask& t = plan.tasks[i];
+    total += t.cost;
+    if (is_pending[i]) pending += t.cost;
+    std::string state = t.state.empty() ? "pending" : t.state;
+    if (is_pending[i] && !t.state.empty()) state += "*";
+    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s\n", i, t.id.c_str(),
+                 t.config.policy.c_str(), t.config.simulation.num_gpus,
+                 static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
+                 fs::path(t.config.trace_path).filename().c_str(),
+                 t.config.policy_options.empty() ? "" : t.config.policy_options.dump().c_str());
+  }
+  std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f\n",
+               plan.tasks.size(), plan.pending.size(), pending, total);
+}
+
+std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
+                       const std::map<std::string, double>& statistics) {
+  MergeOptions merge;
+  if (plan.merge_old_out) merge.sources.push_back(plan.out_path);
+  for (const std::string& path : shards.ShardPaths()) merge.sources.push_back(path);
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    merge.select[plan.tasks[i].id] = static_cast<int>(i);
+  }
+  merge.provenance = plan.provenance;
+  merge.statistics = statistics;
+  return MergeResults(plan.out_path, merge);
+}
+
+}  // namespace adaptsim

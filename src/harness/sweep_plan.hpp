@@ -1,0 +1,46 @@
+// What rank 0 prepares before dispatching (spec -> tasks -> what is still to run, in which
+// order) and how it ends a sweep (merging shards into --out). No MPI here.
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "adaptsim/harness.hpp"
+#include "harness/shard_directory.hpp"
+
+namespace adaptsim {
+
+struct PlannedTask {
+  TaskConfig config;  ///< budgets (--task-timeout*) applied
+  std::string id;     ///< config.Id()
+  double cost = 0;    ///< ExpectedCost
+  std::string state;  ///< "" (never run), or the stored status: "ok", "failed", "timeout"
+};
+
+struct SweepPlan {
+  std::string name;
+  std::string out_path;
+  std::vector<PlannedTask> tasks;  ///< expansion order; the position is the task_index
+  std::vector<int> pending;        ///< indices into `tasks` to run now, in dispatch order
+  Provenance provenance;
+  /// --out existed and was readable: its tasks count as finished and it is a merge source.
+  bool merge_old_out = false;
+};
+
+/// Validates options and spec, applies --force (deletes --out and its shards), reads what is
+/// finished (shards, then an existing --out) and orders the rest. Throws InputError for bad
+/// input, StoreError for unreadable shards.
+SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count);
+
+/// `--dry-run`: one line per task (index, id, policy, gpus, seed, cost, state, trace, options)
+/// and totals.
+void PrintDryRun(const SweepPlan& plan, std::FILE* out);
+
+/// Merges the sweep's finished tasks (old --out first, then shards) into --out with
+/// `statistics` in /meta. Returns the number of tasks in the file.
+std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
+                       const std::map<std::string, double>& statistics);
+
+}  // namespace adaptsim

@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Figures test: runs analysis/figures.py on a results file and checks that every figure exists
+(PNG and PDF) and that every plotted number equals (1) `adaptsim report --format csv` and (2) the
+value recomputed here straight from the file's /summary with h5py.
+Usage: figures_check.py ADAPTSIM RESULTS.h5 FIGURES.py OUT_DIR"""
+import csv
+import io
+import math
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+adaptsim, results, figures, out = sys.argv[1:5]
+args = ["--baseline", "gandiva_fair", "--window-param", "max_min_fairness.face_position"]
+subprocess.run([sys.executable, figures, results, "--out", out] + args, check=True)
+for name in ["canonical_0", "canonical_1", "scale", "window", "rho_cdf"]:
+    for ext in ("png", "pdf"):
+        path = os.path.join(out, f"{name}.{ext}")
+        assert os.path.getsize(path) > 1000, f"missing or empty figure {path}"
+
+
+def load(text):
+    rows = {}
+    for r in csv.DictReader(io.StringIO(text)):
+        rows[(r["table"], r["scenario"], r["policy"], r["x"], r["metric"], r["stat"])] = float(r["value"])
+    return rows
+
+
+plotted = load(open(os.path.join(out, "figures_data.csv")).read())
+report = load(subprocess.run([adaptsim, "report", results, "--format", "csv"] + args, check=True,
+                             capture_output=True, text=True).stdout)
+assert plotted.keys() == report.keys(), sorted(set(plotted) ^ set(report))[:5]
+
+
+def same(a, b):
+    return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+for key, value in plotted.items():
+    assert same(value, report[key]), (key, value, report[key])
+# Independent recomputation of a few numbers from the raw file.
+with h5py.File(results, "r") as f:
+    s = f["summary"]
+    policy, gpus = s["policy"].asstr()[:], s["num_gpus"][:]
+    opts = s["policy_options"].asstr()[:]
+    makespan = s["makespan_s"][:]
+    sel = (policy == "fifo") & (gpus == 32)
+    key = ("scale", "", "fifo", "32", "makespan_s", "mean")
+    assert same(plotted[key], float(np.mean(makespan[sel]))), key
+    base = (policy == "gandiva_fair") & (gpus == 32)
+    scen = [k for k in plotted if k[0] == "canonical" and k[2] == "fifo" and k[4] == "makespan_s"
+            and k[5] == "normalised" and k[1].split("|")[1] == "32"][0]
+    assert same(plotted[scen], float(np.mean(makespan[sel]) / np.mean(makespan[base]))), scen
+    rho = np.concatenate([f["tasks"][t]["jobs"]["ftf_rho"][:] for t, p in
+                          zip(s["task_id"].asstr()[:], policy) if p == "gandiva_fair"])
+    key = ("rho_cdf", "", "gandiva_fair", "", "ftf_rho", "p90")
+    assert same(plotted[key], float(np.quantile(rho[np.isfinite(rho)], 0.9))), key
+    win = (policy == "max_min_fairness") & (opts == '{"face_position":0.5}')
+    key = ("window", "", "max_min_fairness.face_position", "0.5", "makespan_s", "max")
+    assert same(plotted[key], float(np.max(makespan[win]))), key
+print(f"figures ok: {len(plotted)} numbers equal in figures.py, adaptsim report and the file")

@@ -1,0 +1,240 @@
+// The sweep command as a process: kill -9 then resume, failure injection, timeouts, SIGTERM,
+// dry runs and bad specs. Runs `adaptsim sweep` as a single MPI rank (singleton, no mpirun) so
+// that the test can signal the very process that writes. Uses the `fail_after` test-aid policy
+// (src/policies/fail_after.hpp) to make tasks fail or last long enough to be interrupted.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "adaptsim/store.hpp"
+#include "test_support.hpp"
+
+namespace adaptsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+#ifdef ADAPTSIM_BINARY
+class SweepProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("adaptsim_resume_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    out_ = (dir_ / "out.h5").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// A spec over the canonical trace; `body` adds policies, options, seeds.
+  std::string WriteSpec(const std::string& body) {
+    std::string path = (dir_ / "spec.toml").string();
+    std::ofstream(path) << "name = \"test\"\ntraces = \"" << testing::CanonicalTracePath()
+                        << "\"\nthroughputs = \"" << testing::TaccThroughputsPath()
+                        << "\"\nnum_gpus = 32\n"
+                        << body;
+    return path;
+  }
+
+  /// Starts `adaptsim sweep spec --out out --quiet extra...`; returns the pid.
+  pid_t Start(const std::string& spec, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {ADAPTSIM_BINARY, "sweep", spec, "--out", out_, "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+      ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+      std::string log = (dir_ / "log.txt").string();
+      std::freopen(log.c_str(), "a", stdout);
+      std::freopen(log.c_str(), "a", stderr);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      std::_Exit(127);
+    }
+    return pid;
+  }
+  /// Exit code, or 128 + signal.
+  static int Wait(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  int Run(const std::string& spec, const std::vector<std::string>& extra = {}) {
+    return Wait(Start(spec, extra));
+  }
+  std::string Log() {
+    std::ifstream in(dir_ / "log.txt");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  /// Manifest lines per task id.
+  std::map<std::string, int> ManifestCounts() {
+    std::map<std::string, int> counts;
+    std::ifstream in(out_ + ".shards/manifest.jsonl");
+    for (std::string line; std::getline(in, line);) {
+      auto at = line.find("\"id\":\"");
+      if (at != std::string::npos) ++counts[line.substr(at + 6, 32)];
+    }
+    return counts;
+  }
+  /// Waits until the manifest has `n` lines (or 60 s).
+  void WaitForCompletions(int n) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int total = 0;
+      for (const auto& [id, c] : ManifestCounts()) total += c;
+      if (total >= n) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ADD_FAILURE() << "no " << n << " completions: " << Log();
+  }
+
+  fs::path dir_;
+  std::string out_;
+};
+
+// Slow but correct tasks: fail_after never fails with after = -1, sleeps per allocation.
+const char kSlowTasks[] =
+    "policies = \"fail_after\"\nseeds = [0, 1, 2, 3, 4, 5]\n"
+    "fail_after.after = -1\nfail_after.sleep_ms = 6\n";
+
+TEST_F(SweepProcessTest, KillNineAtAnyMomentThenResumeRunsEveryTaskExactlyOnce) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string spec = WriteSpec(kSlowTasks);
+  // Kill at several moments (start-up, mid-task, between tasks), then let it finish.
+  for (int delay_ms : {50, 400, 900, 1300}) {
+    pid_t pid = Start(spec);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ::kill(pid, SIGKILL);
+    EXPECT_EQ(Wait(pid), 128 + SIGKILL);
+  }
+  ASSERT_EQ(Run(spec), 0) << Log();
+  std::vector<SummaryRow> rows = ReadSummary(out_);
+  ASSERT_EQ(rows.size(), 6u);
+  std::map<std::string, int> in_file;
+  for (const SummaryRow& row : rows) {
+    ++in_file[row.task_id];
+    EXPECT_EQ(row.status, "ok") << row.message;
+    EXPECT_EQ(row.task_index, static_cast<int>(row.seed));  // sorted by task_index
+  }
+  EXPECT_EQ(in_file.size(), 6u);
+  // Each task was completed (and written) exactly once across all the runs.
+  std::map<std::string, int> manifest = ManifestCounts();
+  EXPECT_EQ(manifest.size(), 6u);
+  for (const auto& [id, count] : manifest) EXPECT_EQ(count, 1) << id;
+  for (const auto& entry : fs::directory_iterator(out_ + ".shards")) {
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+  }
+  // Re-running a finished sweep runs nothing and rewrites the same file.
+  ASSERT_EQ(Run(spec), 0);
+  EXPECT_EQ(ManifestCounts(), manifest);
+  EXPECT_EQ(ReadSummary(out_).size(), 6u);
+}
+
+TEST_F(SweepProcessTest, ThrowingTaskIsRecordedAndTheSweepCompletes) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string spec = WriteSpec(
+      "policies = [\"fifo\", \"fail_after\", \"gandiva_fair\"]\n"
+      "fail_after.after = 3\n");
+  ASSERT_EQ(Run(spec), 0) << Log();
+  std::vector<SummaryRow> rows = ReadSummary(out_);
+  ASSERT_EQ(rows.size(), 3u);
+  for (const SummaryRow& row : rows) {
+    if (row.policy == "fail_after") {
+      EXPECT_EQ(row.status, "failed");
+      EXPECT_NE(row.message.find("injected failure"), std::string::npos) << row.message;
+    } else {
+      EXPECT_EQ(row.status, "ok") << row.message;
+      EXPECT_GT(row.metrics.makespan_s, 0);
+    }
+  }
+  ASSERT_EQ(Run(spec), 0);  // resume: the failed task is not rerun...
+  EXPECT_EQ(ManifestCounts().size(), 3u);
+  ASSERT_EQ(Run(spec, {"--retry-failed"}), 0);  // ...unless asked
+  int reruns = 0;
+  for (const auto& [id, count] : ManifestCounts()) reruns += count - 1;
+  EXPECT_EQ(reruns, 1);
+}
+
+TEST_F(SweepProcessTest, TaskTimeoutsRecordStatusTimeout) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string spec = WriteSpec("policies = [\"fifo\", \"gandiva_fair\"]\n");
+  ASSERT_EQ(Run(spec, {"--task-timeout-rounds", "5"}), 0) << Log();
+  for (const SummaryRow& row : ReadSummary(out_)) {
+    EXPECT_EQ(row.status, "timeout");
+    EXPECT_NE(row.message.find("round limit"), std::string::npos) << row.message;
+  }
+  std::string slow = WriteSpec(
+      "policies = \"fail_after\"\nfail_after.after = -1\n"
+      "fail_after.sleep_ms = 50\n");
+  ASSERT_EQ(Run(slow, {"--task-timeout", "0.3"}), 0) << Log();
+  bool found = false;
+  for (const SummaryRow& row : ReadSummary(out_)) {
+    if (row.policy != "fail_after") continue;
+    found = true;
+    EXPECT_EQ(row.status, "timeout");
+    EXPECT_LT(row.wall_time_s, 5.0);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(SweepProcessTest, SigtermStopsDispatchFlushesAndExitsZero) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string spec = WriteSpec(kSlowTasks);
+  pid_t pid = Start(spec, {"--grace", "30"});
+  WaitForCompletions(1);
+  ::kill(pid, SIGTERM);
+  auto sent = std::chrono::steady_clock::now();
+  EXPECT_EQ(Wait(pid), 0) << Log();
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(20));
+  EXPECT_NE(Log().find("rerun the same command to resume"), std::string::npos) << Log();
+  std::size_t stored = ReadSummary(out_).size();  // flushed and readable
+  EXPECT_GE(stored, 1u);
+  EXPECT_LT(stored, 6u);
+  // grace 0: the running task is abandoned at once, not stored, and reruns on resume.
+  std::size_t before = ManifestCounts().size();
+  pid = Start(spec, {"--grace", "0"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past start-up, mid-task
+  ::kill(pid, SIGUSR1);
+  EXPECT_EQ(Wait(pid), 0) << Log();
+  EXPECT_GE(ManifestCounts().size(), before);
+  ASSERT_EQ(Run(spec), 0) << Log();
+  EXPECT_EQ(ReadSummary(out_).size(), 6u);
+  for (const auto& [id, count] : ManifestCounts()) EXPECT_EQ(count, 1) << id;
+}
+
+TEST_F(SweepProcessTest, DryRunListsTasksAndRunsNothing) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string spec = WriteSpec("policies = [\"fifo\", \"max_min_fairness\"]\nseeds = [0, 1]\n");
+  ASSERT_EQ(Run(spec, {"--dry-run"}), 0) << Log();
+  EXPECT_FALSE(fs::exists(out_));
+  std::string log = Log();
+  EXPECT_NE(log.find("4 tasks, 4 to run"), std::string::npos) << log;
+  EXPECT_NE(log.find("pending"), std::string::npos) << log;
+}
+
+TEST_F(SweepProcessTest, BadSpecFailsBeforeAnyTaskRuns) {
+  std::string spec = (dir_ / "bad.toml").string();
+  std::ofstream(dir_ / "t.json") << "{}";
+  std::ofstream(spec) << "name = \"bad\"\ntraces = \"missing.trace\"\nthroughputs = \"t.json\"\n"
+                         "policies = \"fifo\"\nnum_gpus = 4\n";
+  EXPECT_EQ(Run(spec), 2);
+  EXPECT_NE(Log().find("bad.toml:2: field 'traces': file not found"), std::string::npos) << Log();
+  EXPECT_FALSE(fs::exists(out_));
+  EXPECT_FALSE(fs::exists(out_ + ".shards"));
+}
+#endif
+
+}  // namespace
+}  // namespace adaptsim
