@@ -107,7 +107,7 @@ class SweepProcessTest : public ::testing::Test {
 // Slow but correct tasks: fail_after never fails with after = -1, sleeps per allocation.
 const char kSlowTasks[] =
     "policies = \"fail_after\"\nseeds = [0, 1, 2, 3, 4, 5]\n"
-    "fail_after.after = -1\nfail_after.sleep_ms = 6\n";
+    "fail_after.after = -1\nfail_after.sleep_ms = 30\n";
 
 TEST_F(SweepProcessTest, KillNineAtAnyMomentThenResumeRunsEveryTaskExactlyOnce) {
   ADAPTSIM_REQUIRE_DATA();

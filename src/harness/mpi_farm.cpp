@@ -18,6 +18,7 @@
 #include <boost/mpi/environment.hpp>
 #include <boost/serialization/string.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -43,6 +44,10 @@ constexpr int kTagStop = 3;
 constexpr int kTagResult = 4;
 constexpr int kTagCancel = 5;
 constexpr auto kPollInterval = std::chrono::microseconds(1000);
+// Rank 0's poll backs off while no message arrives (all workers busy) and snaps back to the
+// minimum after each message: few wake-ups per task, at most kMaxRootPoll of added latency.
+constexpr auto kMinRootPoll = std::chrono::microseconds(500);
+constexpr auto kMaxRootPoll = std::chrono::microseconds(8000);
 constexpr auto kCancelCheckInterval = std::chrono::milliseconds(10);
 constexpr int kExitNothingToRun = -1;  ///< broadcast code: dry run done, all ranks return 0
 
@@ -222,6 +227,7 @@ void Dispatch(const mpi::communicator& world, Root& root) {
   int running_workers = world.size() - 1;
   std::set<int> busy;
   bool cancel_sent = false;
+  auto poll = kMinRootPoll;
   while (running_workers > 0) {
     bool stopping = root.Stopping();
     if (stopping && !cancel_sent && root.GraceOver()) {
@@ -230,9 +236,11 @@ void Dispatch(const mpi::communicator& world, Root& root) {
     }
     boost::optional<mpi::status> status = world.iprobe(mpi::any_source, mpi::any_tag);
     if (!status) {
-      std::this_thread::sleep_for(kPollInterval);
+      std::this_thread::sleep_for(poll);
+      poll = std::min(poll * 2, kMaxRootPoll);
       continue;
     }
+    poll = kMinRootPoll;
     int worker = status->source();
     std::optional<ResultMessage> result;
     if (status->tag() == kTagResult) {

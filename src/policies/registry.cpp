@@ -11,6 +11,7 @@
 #include "policies/max_min_fairness.hpp"
 #include "policies/policy_options.hpp"
 #include "policies/replay.hpp"
+#include "policies/shockwave.hpp"
 
 namespace adaptsim {
 namespace {
@@ -75,6 +76,13 @@ const std::vector<Entry>& Table() {
       {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
        MakeMaxMinFairness},
       {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
+      {{"shockwave", "Shockwave: NSW over a planning window (options: config=JSON, reference keys)"},
+       [](const nlohmann::json& o, const std::string& c) {
+         PolicyInstance instance;
+         instance.round_scheduler =
+             std::make_unique<ShockwavePolicy>(ShockwaveConfigFromOptions(o, c));
+         return instance;
+       }},
       // Test aid for the harness tests (policies/fail_after.hpp), not a scheduling policy.
       {{"fail_after", "TEST AID: fifo that throws after `after` allocations (option sleep_ms)"},
        [](const nlohmann::json& o, const std::string& c) {

@@ -14,6 +14,10 @@ import h5py
 import numpy as np
 
 adaptsim, results, figures, out = sys.argv[1:5]
+if not os.path.exists(results):
+    # The sweep before this test skipped (no reference data): nothing to check.
+    print(f"skipped: {results} was not written (reference data absent)")
+    sys.exit(77)
 args = ["--baseline", "gandiva_fair", "--window-param", "max_min_fairness.face_position"]
 subprocess.run([sys.executable, figures, results, "--out", out] + args, check=True)
 for name in ["canonical_0", "canonical_1", "scale", "window", "rho_cdf"]:

@@ -1,0 +1,91 @@
+// A mixed-integer linear program as plain data, and the result of solving it (STYLE.md habit 6;
+// POLICIES.md §5.2, §8.4). No solver headers here: callers build a MilpProblem and call a solver
+// adapter (cbc_solver.hpp).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace adaptsim {
+
+inline constexpr double kMilpInfinity = std::numeric_limits<double>::infinity();
+
+/// One nonzero a_rc of the constraint matrix.
+struct MilpEntry {
+  int row = 0;
+  int col = 0;
+  double value = 0.0;
+};
+
+/// minimise (or maximise) c·x  s.t.  row_lower <= A x <= row_upper,  col_lower <= x <= col_upper,
+/// x_c integer where is_integer[c]. Shapes: objective, col_lower, col_upper, is_integer have
+/// num_cols entries; row_lower, row_upper have num_rows entries; ±kMilpInfinity marks a missing
+/// bound. Duplicate (row, col) entries are summed.
+struct MilpProblem {
+  int num_cols = 0;
+  int num_rows = 0;
+  bool maximize = false;
+  std::vector<double> objective;
+  std::vector<double> col_lower;
+  std::vector<double> col_upper;
+  std::vector<char> is_integer;
+  std::vector<double> row_lower;
+  std::vector<double> row_upper;
+  std::vector<MilpEntry> entries;
+
+  /// Adds a column; returns its index.
+  int AddColumn(double lower, double upper, double cost, bool integer) {
+    col_lower.push_back(lower);
+    col_upper.push_back(upper);
+    objective.push_back(cost);
+    is_integer.push_back(integer ? 1 : 0);
+    return num_cols++;
+  }
+  /// Adds a binary column; returns its index.
+  int AddBinary(double cost) { return AddColumn(0.0, 1.0, cost, true); }
+  /// Adds a row with bounds (entries are added with AddEntry); returns its index.
+  int AddRow(double lower, double upper) {
+    row_lower.push_back(lower);
+    row_upper.push_back(upper);
+    return num_rows++;
+  }
+  void AddEntry(int row, int col, double value) { entries.push_back({row, col, value}); }
+
+  /// Throws InputError(field=...) on inconsistent shapes, out-of-range indices or NaN data.
+  void Validate() const;
+};
+
+/// Limits of one MILP solve. Reproduction mode uses node and gap limits only; a wall-clock limit
+/// (time_limit_s > 0) makes results depend on the machine and is off by default.
+struct MilpOptions {
+  double relative_gap = 1e-3;      ///< stop when (bound - incumbent)/|incumbent| <= this; >= 0
+  std::int64_t max_nodes = 20000;  ///< branch-and-bound node limit; > 0
+  double time_limit_s = 0.0;       ///< wall-clock limit in seconds; 0 = none (reproduction mode)
+
+  /// Throws InputError(field=...) when a value is out of range.
+  void Validate() const;
+};
+
+/// kOptimal: proven within relative_gap. kFeasible: a limit stopped the search with an incumbent.
+/// kInfeasible: proven infeasible. kLimitReached: a limit stopped the search without incumbent.
+/// kError: anything else (unbounded, numerical trouble).
+enum class MilpStatus { kOptimal, kFeasible, kInfeasible, kLimitReached, kError };
+std::string ToString(MilpStatus status);
+
+struct MilpSolution {
+  MilpStatus status = MilpStatus::kError;
+  std::vector<double> x;      ///< num_cols values (empty unless an incumbent exists)
+  double objective = 0.0;     ///< c·x in the problem's own sense
+  double bound = 0.0;         ///< best bound in the problem's own sense
+  std::int64_t nodes = 0;     ///< branch-and-bound nodes explored
+  double gap = 0.0;           ///< |bound - objective| / max(1e-10, |objective|)
+  double solve_time_s = 0.0;  ///< wall time (recorded, never acted on in reproduction mode)
+
+  bool HasSolution() const {
+    return status == MilpStatus::kOptimal || status == MilpStatus::kFeasible;
+  }
+};
+
+}  // namespace adaptsim
