@@ -1,4 +1,5 @@
 // RunTask: inputs -> policy -> simulation, for one task (no MPI here).
+#include "adaptsim/pollux_task.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
@@ -10,6 +11,8 @@ namespace adaptsim {
 
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {
   task.simulation.Validate();
+  // Pollux workloads (.csv) run in the interval engine (docs/pollux.md).
+  if (IsPolluxWorkload(task.trace_path)) return RunPolluxTask(task, observer);
   Trace trace = ReadTrace(task.trace_path);
   // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
   std::unique_ptr<ThroughputSource> throughputs =

@@ -8,6 +8,7 @@
 #include "policies/fail_after.hpp"
 #include "policies/fifo.hpp"
 #include "policies/gandiva_fair.hpp"
+#include "policies/interval_registry.hpp"
 #include "policies/max_min_fairness.hpp"
 #include "policies/policy_options.hpp"
 #include "policies/replay.hpp"
@@ -76,6 +77,18 @@ const std::vector<Entry>& Table() {
       {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
        MakeMaxMinFairness},
       {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
+      {{"pollux", "Pollux (OSDI'21) goodput GA; Pollux .csv workloads (options p, interval_s, ...)"},
+       [](const nlohmann::json& o, const std::string& c) {
+         return IntervalPolicyRegistryEntry("pollux", o, c);
+       }},
+      {{"optimus", "Optimus+Oracle (Pollux artifact); Pollux .csv workloads"},
+       [](const nlohmann::json& o, const std::string& c) {
+         return IntervalPolicyRegistryEntry("optimus", o, c);
+       }},
+      {{"tiresias", "Tiresias 2-queue LAS (Pollux artifact); Pollux .csv workloads"},
+       [](const nlohmann::json& o, const std::string& c) {
+         return IntervalPolicyRegistryEntry("tiresias", o, c);
+       }},
       {{"shockwave", "Shockwave: NSW over a planning window (options: config=JSON, reference keys)"},
        [](const nlohmann::json& o, const std::string& c) {
          PolicyInstance instance;

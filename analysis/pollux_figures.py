@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""Pollux job-load figures from an adaptsim results file (experiments/pollux_jobload.toml).
+
+  /usr/bin/python3 analysis/pollux_figures.py pollux_jobload.h5 --out figures/
+
+Writes
+  pollux_mean_jct_vs_load.png  mean JCT (h, averaged over workloads) vs relative job load per policy,
+                               with the artifact's values (POLLUX.md §5.1) as dashed references;
+  pollux_jct_cdf.png           JCT CDF per policy at load 1.0 (all workloads pooled);
+  pollux_jobload.csv           the table behind the first figure.
+Load is read from the workload folder: workloads-0.5 / workloads (1.0) / workloads-1.5 / -2.0.
+"""
+import argparse
+import os
+import re
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+# Artifact mean JCT in hours over the 8 workloads (POLLUX.md §5.1, results-jobload/*/summary.json).
+ARTIFACT_MEAN_JCT_H = {
+    "pollux": {0.5: 0.426, 1.0: 0.764, 1.5: 1.024, 2.0: 1.469},
+    "optimus": {0.5: 0.665, 1.0: 1.578, 1.5: 2.010, 2.0: 2.700},
+    "tiresias": {0.5: 0.581, 1.0: 1.122, 1.5: 1.717, 2.0: 2.789},
+}
+COLORS = {"pollux": "tab:blue", "optimus": "tab:orange", "tiresias": "tab:green"}
+
+
+def load_of(trace):
+    match = re.search(r"workloads-([0-9.]+)/", trace)
+    return float(match.group(1)) if match else 1.0
+
+
+def read(path):
+    with h5py.File(path, "r") as f:
+        g = f["summary"]
+        summary = pd.DataFrame(
+            {k: g[k].asstr()[:] if g[k].dtype.kind == "O" else g[k][:] for k in g})
+        summary = summary[summary.status == "ok"].copy()
+        summary["load"] = summary.trace.map(load_of)
+        jcts = []
+        for row in summary.itertuples():
+            jobs = f["tasks"][row.task_id]["jobs"]
+            done = jobs["outcome"].asstr()[:] == "completed"
+            for jct in jobs["jct_s"][:][done]:
+                jcts.append((row.policy, row.load, row.trace, row.seed, jct))
+    return summary, pd.DataFrame(jcts, columns=["policy", "load", "trace", "seed", "jct_s"])
+
+
+def plot_mean_vs_load(summary, out):
+    table = (summary.groupby(["policy", "load"]).mean_jct_s.agg(["mean", "std", "count"])
+             .reset_index())
+    table.to_csv(os.path.join(out, "pollux_jobload.csv"), index=False)
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for policy, rows in table.groupby("policy"):
+        color = COLORS.get(policy)
+        ax.errorbar(rows["load"], rows["mean"] / 3600, yerr=rows["std"].fillna(0) / 3600,
+                    marker="o", capsize=3, label=f"{policy} (adaptsim)", color=color)
+        if policy in ARTIFACT_MEAN_JCT_H:
+            ref = ARTIFACT_MEAN_JCT_H[policy]
+            ax.plot(list(ref), list(ref.values()), "--", color=color, alpha=0.6,
+                    label=f"{policy} (artifact)")
+    ax.set_xlabel("relative job load")
+    ax.set_ylabel("mean JCT (h)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "pollux_mean_jct_vs_load.png"), dpi=150)
+    return table
+
+
+def plot_cdf(jcts, out, load=1.0):
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for policy, rows in jcts[jcts.load == load].groupby("policy"):
+        values = np.sort(rows.jct_s.to_numpy()) / 3600
+        ax.plot(values, np.arange(1, len(values) + 1) / len(values), label=policy,
+                color=COLORS.get(policy))
+    ax.set_xscale("log")
+    ax.set_xlabel("JCT (h)")
+    ax.set_ylabel("fraction of jobs")
+    ax.set_title(f"JCT CDF, load {load}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "pollux_jct_cdf.png"), dpi=150)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", help="HDF5 results file of experiments/pollux_jobload.toml")
+    parser.add_argument("--out", default=".", help="output folder")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    summary, jcts = read(args.results)
+    table = plot_mean_vs_load(summary, args.out)
+    plot_cdf(jcts, args.out)
+    print(table.to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()

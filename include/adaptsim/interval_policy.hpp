@@ -1,0 +1,84 @@
+// The interface between the interval engine (src/engine/interval_simulator.hpp, the Pollux
+// simulator's semantics, POLLUX.md §4.4) and its policies (pollux, optimus, tiresias).
+//
+// Each interval the engine hands the policy a read-only IntervalClusterView of the active jobs and
+// receives the allocation of every job: one node id per replica (a job absent or with an empty
+// list holds nothing). Between decisions the engine asks the policy for each running job's batch
+// configuration (ChooseBatch, `A:simulator/simulator.py:64-83`) and reports what the job measured
+// (Observe, `simulator.py:85-98`): that is the job-side half of a policy (Pollux's agent refits its
+// throughput model from it). The engine never asks which policy it runs.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace adaptsim {
+
+class PolluxApplication;
+struct PolluxJobSpec;
+
+/// One active job as the policy sees it. Pointers stay valid for the whole simulation.
+struct IntervalJobView {
+  int index = 0;                        ///< position in the workload (job id)
+  const PolluxJobSpec* spec = nullptr;  ///< name, submission time, CSV replicas and batch size
+  const PolluxApplication* app = nullptr;
+  double attained_service_gpu_s = 0.0;  ///< GPU-seconds held, restart delays included
+  int num_restarts = 0;                 ///< re-allocations after the first allocation
+  double age_s = 0.0;                   ///< now − submission time
+  int epoch = 0;                        ///< completed epochs
+  double progress = 0.0;                ///< scale-invariant iterations done
+  std::vector<int> allocation;          ///< current node id per replica (empty = none)
+};
+
+/// What the policy may see at a decision point. `jobs` are submitted and incomplete, workload
+/// order.
+struct IntervalClusterView {
+  double now_s = 0.0;
+  int num_nodes = 16;
+  int gpus_per_node = 4;
+  std::vector<IntervalJobView> jobs;
+};
+
+/// Next allocation: job index -> node id per replica. Jobs not listed get nothing. The engine
+/// checks that no node is over-subscribed (a policy bug, not bad input).
+struct IntervalDecision {
+  std::map<int, std::vector<int>> allocations;
+};
+
+/// Per-GPU atomic batch size m and extra accumulation steps s (total batch K·m·(s+1)).
+struct BatchConfig {
+  int atomic_bsz = 0;
+  int accum_steps = 0;
+};
+
+/// One step-loop measurement of a running job (true trace values, POLLUX.md §1.3).
+struct StepObservation {
+  int num_nodes = 1;
+  int num_replicas = 1;
+  int atomic_bsz = 0;
+  double step_time_s = 0.0;  ///< full optimizer step (no accumulation)
+  double sync_time_s = 0.0;  ///< all-reduce wait within it
+  double grad_sqr = 0.0;
+  double grad_var = 0.0;
+};
+
+/// A policy for the interval engine. Not thread-safe; one instance per simulation.
+class IntervalPolicy {
+ public:
+  virtual ~IntervalPolicy() = default;
+  /// The job measured one step-loop iteration (called before its progress is counted).
+  virtual void Observe(const IntervalJobView& job, const StepObservation& observation) {
+    (void)job, (void)observation;
+  }
+  /// Batch configuration for `placement` (replicas per node, no zeros), before the engine's cap
+  /// m <= floor(max_batch_size / (K·(s+1))).
+  virtual BatchConfig ChooseBatch(const IntervalJobView& job,
+                                  const std::vector<int>& placement) = 0;
+  /// The allocation for the next interval.
+  virtual IntervalDecision Optimize(const IntervalClusterView& cluster) = 0;
+  /// Policy statistics for the results file (name -> value).
+  virtual std::map<std::string, double> Statistics() const { return {}; }
+};
+
+}  // namespace adaptsim

@@ -1,0 +1,361 @@
+// The interval engine (POLLUX.md §4.4; A:simulator/simulator.py:100-271).
+#include "engine/interval_simulator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/metrics.hpp"
+#include "models/pollux_goodput.hpp"
+
+namespace adaptsim {
+
+void IntervalSimulationOptions::Validate() const {
+  const std::string context = "interval_simulation";
+  if (num_nodes < 1) throw InputError(context, 0, "num_nodes", "must be >= 1");
+  if (gpus_per_node < 1 || gpus_per_node > 9) {
+    throw InputError(context, 0, "gpus_per_node", "must be in [1, 9]");
+  }
+  if (!(interval_s > 0)) throw InputError(context, 0, "interval_s", "must be > 0");
+  if (!(restart_delay_s >= 0)) throw InputError(context, 0, "restart_delay_s", "must be >= 0");
+  if (!(interference_slowdown >= 0 && interference_slowdown < 1)) {
+    throw InputError(context, 0, "interference", "must be in [0, 1)");
+  }
+  if (max_intervals < 0) throw InputError(context, 0, "max_intervals", "must be >= 0");
+  if (!(max_wall_time_s >= 0)) throw InputError(context, 0, "max_wall_time_s", "must be >= 0");
+}
+
+namespace {
+
+// Placement tuple from a node-id list: counts of consecutive equal ids (simulator.py:243-249).
+std::vector<int> PlacementOf(const std::vector<int>& allocation) {
+  std::vector<int> placement;
+  for (std::size_t i = 0; i < allocation.size(); ++i) {
+    if (i == 0 || allocation[i] != allocation[i - 1]) {
+      placement.push_back(1);
+    } else {
+      ++placement.back();
+    }
+  }
+  return placement;
+}
+
+int Sum(const std::vector<int>& values) {
+  int total = 0;
+  for (int v : values) total += v;
+  return total;
+}
+
+// m <= floor(max_batch_size / (K (s + 1))) (simulator.py:82-83).
+BatchConfig Capped(BatchConfig batch, const PolluxApplication& app, int num_replicas) {
+  const int count = num_replicas * (batch.accum_steps + 1);
+  batch.atomic_bsz = std::min(batch.atomic_bsz, app.max_batch_size() / count);
+  return batch;
+}
+
+struct JobState {
+  const PolluxJobSpec* spec = nullptr;
+  const PolluxApplication* app = nullptr;
+  int index = 0;
+  std::vector<int> allocation;  // node id per replica
+  std::vector<int> placement;   // replicas per node
+  BatchConfig batch;
+  double progress = 0.0;
+  int epoch = 0;
+  std::optional<double> completion_s;
+  double attained_service = 0.0;
+  double rescale_left_s = 0.0;
+  int num_restarts = -1;  // -1: never allocated
+  double time_s = 0.0;
+  int last_batch_size = 0;
+};
+
+class IntervalEngine {
+ public:
+  IntervalEngine(const PolluxWorkload& workload, PolluxApplications& apps, IntervalPolicy& policy,
+                 const IntervalSimulationOptions& options, const RoundObserver& observer)
+      : policy_(policy), options_(options), observer_(observer) {
+    for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
+      const PolluxJobSpec& spec = workload.jobs[i];
+      JobState job;
+      job.spec = &spec;
+      job.app = &apps.Get(spec.application, workload.path, spec.line);
+      job.index = static_cast<int>(i);
+      jobs_.push_back(job);
+    }
+    result_.gpu_busy_time_s.assign(options.num_nodes * options.gpus_per_node, 0.0);
+  }
+
+  SimulationResult Run();
+
+ private:
+  IntervalJobView View(const JobState& job) const;
+  double Interference(const JobState& job) const;
+  void Step(JobState& job, double seconds, double interference);
+  void Reallocate(JobState& job, const std::vector<int>& allocation);
+  void Decide();
+  void Record(double start_s, int active_jobs);
+  bool AllComplete() const;
+  void Finish();
+
+  IntervalPolicy& policy_;
+  const IntervalSimulationOptions& options_;
+  const RoundObserver& observer_;
+  std::vector<JobState> jobs_;
+  double now_s_ = 0.0;
+  SimulationResult result_;
+};
+
+IntervalJobView IntervalEngine::View(const JobState& job) const {
+  IntervalJobView view;
+  view.index = job.index;
+  view.spec = job.spec;
+  view.app = job.app;
+  view.attained_service_gpu_s = job.attained_service;
+  view.num_restarts = std::max(job.num_restarts, 0);
+  view.age_s = now_s_ - job.spec->submission_time_s;
+  view.epoch = job.epoch;
+  view.progress = job.progress;
+  view.allocation = job.allocation;
+  return view;
+}
+
+// A distributed job (> 1 node) touching a node that hosts > 1 distributed job
+// (simulator.py:207-214).
+double IntervalEngine::Interference(const JobState& job) const {
+  if (options_.interference_slowdown == 0.0) return 0.0;
+  std::set<int> nodes(job.allocation.begin(), job.allocation.end());
+  if (nodes.size() <= 1) return 0.0;
+  for (int node : nodes) {
+    int distributed = 0;
+    for (const JobState& other : jobs_) {
+      std::set<int> other_nodes(other.allocation.begin(), other.allocation.end());
+      distributed += other_nodes.size() > 1 && other_nodes.count(node) > 0;
+    }
+    if (distributed > 1) return options_.interference_slowdown;
+  }
+  return 0.0;
+}
+
+// Job.step (simulator.py:100-157).
+void IntervalEngine::Step(JobState& job, double seconds, double interference) {
+  if (job.placement.empty()) {
+    job.time_s += seconds;
+    return;
+  }
+  const PolluxApplication& app = *job.app;
+  const int num_replicas = Sum(job.placement);
+  const int num_nodes = static_cast<int>(job.placement.size());
+  const double delay = std::min(job.rescale_left_s, seconds);
+  job.time_s += delay;
+  job.attained_service += delay * num_replicas;
+  job.rescale_left_s -= delay;
+  seconds -= delay;
+  while (seconds > 0 && !job.completion_s) {
+    ADAPTSIM_CHECK(job.epoch < app.max_epochs());
+    const int batch_size = num_replicas * job.batch.atomic_bsz * (job.batch.accum_steps + 1);
+    const double scale = static_cast<double>(batch_size) / app.init_batch_size();
+    const StepTimes times = app.Throughput(job.placement, job.batch.atomic_bsz);
+    const double accum_time = times.step_time_s - times.sync_time_s;
+    const GradientStats grad = app.GradStats(batch_size, job.epoch);
+    const double gain = (grad.var + grad.sqr) / (grad.var / scale + grad.sqr);
+    policy_.Observe(View(job), {num_nodes, num_replicas, job.batch.atomic_bsz, times.step_time_s,
+                                times.sync_time_s, grad.sqr, grad.var});
+    const double total_time = times.step_time_s + accum_time * job.batch.accum_steps;
+    const double rate = gain / total_time * (1.0 - interference);
+    const double next_progress = app.Progress(job.epoch + 1);
+    job.last_batch_size = batch_size;
+    if (job.progress + rate * seconds < next_progress) {
+      job.progress += rate * seconds;
+      job.time_s += seconds;
+      job.attained_service += seconds * num_replicas;
+      seconds = 0;
+    } else {
+      job.epoch += 1;
+      // Python round(): half to even, as nearbyint in the default rounding mode.
+      const double delta = std::min(std::nearbyint((next_progress - job.progress) / rate), seconds);
+      if (job.epoch > app.completion_epoch()) job.completion_s = job.time_s + delta;
+      job.progress = next_progress;
+      job.time_s += delta;
+      job.attained_service += delta * num_replicas;
+      seconds -= delta;
+    }
+    job.batch = Capped(policy_.ChooseBatch(View(job), job.placement), app, num_replicas);
+  }
+  job.time_s += seconds;
+}
+
+// Job.reallocate (simulator.py:159-170).
+void IntervalEngine::Reallocate(JobState& job, const std::vector<int>& allocation) {
+  job.allocation = allocation;
+  job.placement = PlacementOf(allocation);
+  if (job.placement.empty()) {
+    job.batch = {};
+    return;
+  }
+  job.batch = Capped(policy_.ChooseBatch(View(job), job.placement), *job.app, Sum(job.placement));
+  job.rescale_left_s = options_.restart_delay_s;
+  job.num_restarts += 1;
+}
+
+// Cluster.step, decision part (simulator.py:215-251).
+void IntervalEngine::Decide() {
+  IntervalClusterView cluster;
+  cluster.now_s = now_s_;
+  cluster.num_nodes = options_.num_nodes;
+  cluster.gpus_per_node = options_.gpus_per_node;
+  for (JobState& job : jobs_) {
+    const bool active = job.spec->submission_time_s <= now_s_ && !job.completion_s;
+    if (!active) {
+      job.allocation.clear();  // the artifact drops allocations of inactive jobs before deciding
+      continue;
+    }
+    cluster.jobs.push_back(View(job));
+  }
+  if (cluster.jobs.empty()) return;
+  IntervalDecision decision = policy_.Optimize(cluster);
+  std::vector<int> used(options_.num_nodes, 0);
+  for (const auto& [index, allocation] : decision.allocations) {
+    ADAPTSIM_CHECK(index >= 0 && index < static_cast<int>(jobs_.size()));
+    for (int node : allocation) {
+      ADAPTSIM_CHECK(node >= 0 && node < options_.num_nodes);
+      ADAPTSIM_CHECK(++used[node] <= options_.gpus_per_node);
+    }
+  }
+  for (JobState& job : jobs_) {
+    auto it = decision.allocations.find(job.index);
+    const std::vector<int> empty;
+    const std::vector<int>& next = it == decision.allocations.end() ? empty : it->second;
+    if (next != job.allocation) Reallocate(job, next);
+  }
+}
+
+void IntervalEngine::Record(double start_s, int active_jobs) {
+  RoundResult round;
+  round.round_index = static_cast<int>(result_.rounds.size());
+  round.start_s = start_s;
+  round.end_s = now_s_;
+  round.active_jobs = active_jobs;
+  std::vector<int> next_slot(options_.num_nodes, 0);
+  for (const JobState& job : jobs_) {
+    if (job.allocation.empty()) continue;
+    round.running_job_ids.push_back(job.index);
+    std::vector<int> workers;
+    for (int node : job.allocation) {
+      const int worker = node * options_.gpus_per_node + next_slot[node]++;
+      workers.push_back(worker);
+      result_.gpu_busy_time_s[worker] += now_s_ - start_s;
+    }
+    round.busy_gpus += static_cast<int>(workers.size());
+    round.worker_ids.push_back(std::move(workers));
+  }
+  result_.rounds.push_back(std::move(round));
+  if (observer_) observer_(result_.rounds.back());
+}
+
+bool IntervalEngine::AllComplete() const {
+  return std::all_of(jobs_.begin(), jobs_.end(),
+                     [](const JobState& job) { return job.completion_s.has_value(); });
+}
+
+SimulationResult IntervalEngine::Run() {
+  const auto start = std::chrono::steady_clock::now();
+  while (!AllComplete()) {
+    if (options_.max_intervals > 0 &&
+        static_cast<std::int64_t>(result_.rounds.size()) >= options_.max_intervals) {
+      result_.status = "timeout";
+      result_.message = "stopped after max_intervals";
+      break;
+    }
+    if (options_.max_wall_time_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+            options_.max_wall_time_s) {
+      result_.status = "timeout";
+      result_.message = "stopped after max_wall_time_s";
+      break;
+    }
+    const double start_s = now_s_;
+    std::vector<double> interference(jobs_.size(), 0.0);
+    for (std::size_t i = 0; i < jobs_.size(); ++i) interference[i] = Interference(jobs_[i]);
+    for (std::size_t i = 0; i < jobs_.size(); ++i) {
+      Step(jobs_[i], options_.interval_s, interference[i]);
+    }
+    now_s_ += options_.interval_s;
+    int active = 0;
+    for (const JobState& job : jobs_) {
+      active += job.spec->submission_time_s <= now_s_ && !job.completion_s;
+    }
+    Decide();
+    Record(start_s, active);
+  }
+  Finish();
+  result_.policy_statistics = policy_.Statistics();
+  result_.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::move(result_);
+}
+
+void IntervalEngine::Finish() {
+  double makespan = 0.0;
+  for (const JobState& job : jobs_) {
+    JobResult out;
+    out.id = job.index;
+    out.model = job.spec->application;
+    out.initial_batch_size = job.spec->batch_size;
+    out.final_batch_size = job.last_batch_size;
+    out.scale_factor = job.spec->num_replicas;
+    out.arrival_time_s = job.spec->submission_time_s;
+    out.restarts = std::max(job.num_restarts, 0);
+    out.exclusive_time_s =
+        PolluxExclusiveTime(*job.spec, *job.app, options_.gpus_per_node, options_.restart_delay_s);
+    if (job.completion_s) {
+      out.completion_time_s = *job.completion_s;
+      out.jct_s = *job.completion_s - job.spec->submission_time_s;
+      out.outcome = JobOutcome::kCompleted;
+      makespan = std::max(makespan, *job.completion_s);
+    }
+    result_.jobs.push_back(out);
+  }
+  result_.summary.makespan_s = makespan;
+  ComputeMetrics(result_, options_.num_nodes * options_.gpus_per_node);
+}
+
+}  // namespace
+
+double PolluxExclusiveTime(const PolluxJobSpec& spec, const PolluxApplication& app,
+                           int gpus_per_node, double restart_delay_s) {
+  try {
+    const std::vector<int> placement = PackedPlacement(spec.num_replicas, gpus_per_node);
+    models::GoodputChoice fixed = models::FixedBatch(spec.batch_size, spec.num_replicas,
+                                                     app.init_batch_size(), app.max_local_bsz());
+    const BatchConfig batch = Capped({fixed.atomic_bsz, fixed.accum_steps}, app, spec.num_replicas);
+    const int batch_size = spec.num_replicas * batch.atomic_bsz * (batch.accum_steps + 1);
+    const double scale = static_cast<double>(batch_size) / app.init_batch_size();
+    const StepTimes times = app.Throughput(placement, batch.atomic_bsz);
+    const double total_time =
+        times.step_time_s + (times.step_time_s - times.sync_time_s) * batch.accum_steps;
+    double seconds = restart_delay_s;
+    for (int epoch = 0; epoch < app.max_epochs(); ++epoch) {
+      const GradientStats grad = app.GradStats(batch_size, epoch);
+      const double gain = (grad.var + grad.sqr) / (grad.var / scale + grad.sqr);
+      seconds += (app.Progress(epoch + 1) - app.Progress(epoch)) / (gain / total_time);
+    }
+    return seconds;
+  } catch (const InputError&) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
+                                   IntervalPolicy& policy, const IntervalSimulationOptions& options,
+                                   const RoundObserver& observer) {
+  options.Validate();
+  IntervalEngine engine(workload, apps, policy, options, observer);
+  return engine.Run();
+}
+
+}  // namespace adaptsim

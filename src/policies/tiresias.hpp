@@ -1,0 +1,49 @@
+// Tiresias (+TunedJobs) as shipped with the Pollux artifact (POLLUX.md §4.5;
+// `A:simulator/tiresias.py:8-83`): two-queue discretised LAS. A job is demoted from Q0 to Q1 once
+// executed_time · num_replicas ≥ 16 GPU-hours (integer seconds, as the artifact); starvation
+// handling off. Every interval jobs are admitted greedily in priority order (Q0 in arrival order,
+// then Q1 in demotion order) whenever their CSV num_replicas GPUs still fit; a running job that no
+// longer fits is preempted. New allocations take GPUs from the node with the most free GPUs
+// (ties: lowest node id, Counter.most_common). Each job runs at its CSV batch size
+// (simulator.py:76-81). Deterministic.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "adaptsim/interval_policy.hpp"
+
+namespace adaptsim {
+
+class TiresiasPolicy : public IntervalPolicy {
+ public:
+  /// Accepts only the interval-engine keys (interval_s, restart_delay_s, interference,
+  /// gpus_per_node); InputError(context, "tiresias.<key>") otherwise.
+  static std::unique_ptr<TiresiasPolicy> FromOptions(const nlohmann::json& options,
+                                                     const std::string& context);
+  BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
+  IntervalDecision Optimize(const IntervalClusterView& cluster) override;
+
+ private:
+  enum class Status { kPending, kRunning };
+  struct Counters {
+    Status status = Status::kPending;
+    long long last_check = 0, total_executed = 0, executed = 0, last_pending = 0, pending = 0;
+  };
+  void UpdateQueues(const IntervalClusterView& cluster, long long event_time);
+
+  static constexpr long long kQueueThresholdGpuS = 3600 * 16;
+  std::vector<int> queue_0_, queue_1_;
+  std::map<int, Counters> counters_;  // active jobs only
+};
+
+/// Takes `num_replicas` GPUs from `free_gpus` (free count per node id), each time from the node
+/// with the most free GPUs, lowest id first among ties (collections.Counter.most_common(1) over
+/// node ids inserted in ascending order). Returns one node id per replica.
+std::vector<int> TakeMostFreeGpus(std::map<int, int>& free_gpus, int num_replicas);
+
+}  // namespace adaptsim

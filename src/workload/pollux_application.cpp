@@ -1,0 +1,317 @@
+// Pollux per-application profiles (POLLUX.md §4.3; `A:simulator/applications.py:23-238`).
+#include "workload/pollux_application.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "adaptsim/error.hpp"
+#include "workload/delaunay_interpolator.hpp"
+#include "workload/pollux_workload.hpp"
+
+namespace adaptsim {
+
+namespace fs = std::filesystem;
+
+struct PolluxApplication::Validation {
+  std::vector<double> progress, iteration, grad_sqr, grad_var;
+};
+
+namespace {
+
+long long PlacementId(const std::vector<int>& placement) {
+  long long id = 0;
+  for (int replicas : placement) id = id * 10 + replicas;
+  return id;
+}
+
+std::vector<int> DigitsOf(const CsvTable& table, std::size_t row) {
+  const std::string& text = table.rows[row][0];
+  std::vector<int> digits;
+  for (char ch : text) {
+    if (ch < '1' || ch > '9') {
+      throw InputError(table.path, table.lines[row], "placement",
+                       "expected replica digits 1-9, got '" + text + "'");
+    }
+    digits.push_back(ch - '0');
+  }
+  if (digits.empty()) throw InputError(table.path, table.lines[row], "placement", "empty");
+  return digits;
+}
+
+// Lexicographically smallest rotation, zeros dropped (`applications.py:207-210`).
+std::vector<int> CanonicalPlacement(const std::vector<int>& placement) {
+  std::vector<int> p;
+  for (int r : placement)
+    if (r > 0) p.push_back(r);
+  std::vector<int> best = p;
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    std::vector<int> rotated(p.begin() + i, p.end());
+    rotated.insert(rotated.end(), p.begin(), p.begin() + i);
+    best = std::min(best, rotated);
+  }
+  return best;
+}
+
+std::string Describe(const std::vector<int>& placement, double local_bsz) {
+  std::string text = "placement (";
+  for (std::size_t i = 0; i < placement.size(); ++i)
+    text += (i ? "," : "") + std::to_string(placement[i]);
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), ") at local batch size %g", local_bsz);
+  return text + buffer;
+}
+
+}  // namespace
+
+PolluxApplication::~PolluxApplication() = default;
+PolluxApplication::PolluxApplication(PolluxApplication&&) noexcept = default;
+PolluxApplication& PolluxApplication::operator=(PolluxApplication&&) noexcept = default;
+
+PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
+                                          const PolluxApplicationOverrides& overrides) {
+  PolluxApplication app;
+  app.dir_ = trace_dir;
+  app.name_ = fs::path(trace_dir).filename().string();
+  if (app.name_.empty()) app.name_ = fs::path(trace_dir).parent_path().filename().string();
+  if (!fs::is_directory(trace_dir)) {
+    throw InputError(trace_dir, 0, "",
+                     "profile folder of application '" + app.name_ + "' not found");
+  }
+  // validation-<bsz>.csv, ascending batch size (`applications.py:28-32`).
+  std::map<int, Validation> validation;
+  for (const auto& entry : fs::directory_iterator(trace_dir)) {
+    const std::string file = entry.path().filename().string();
+    if (file.rfind("validation-", 0) != 0 || entry.path().extension() != ".csv") continue;
+    const std::string digits = file.substr(11, file.size() - 15);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+      throw InputError(entry.path().string(), 0, "", "expected validation-<batch size>.csv");
+    }
+    CsvTable table = ReadCsvTable(entry.path().string(),
+                                  {"progress", "iteration", "metric", "grad_sqr", "grad_var"});
+    Validation v;
+    for (std::size_t row = 0; row < table.rows.size(); ++row) {
+      v.progress.push_back(CsvNumber(table, row, 0));
+      v.iteration.push_back(CsvNumber(table, row, 1));
+      CsvNumber(table, row, 2);
+      v.grad_sqr.push_back(CsvNumber(table, row, 3));
+      v.grad_var.push_back(CsvNumber(table, row, 4));
+    }
+    validation[std::stoi(digits)] = std::move(v);
+  }
+  if (validation.empty()) {
+    throw InputError(trace_dir, 0, "", "no validation-<batch size>.csv file");
+  }
+  std::size_t min_rows = std::numeric_limits<std::size_t>::max();
+  for (auto& [bsz, v] : validation) {
+    app.validated_.push_back(bsz);
+    min_rows = std::min(min_rows, v.progress.size());
+    app.validation_.push_back(std::move(v));
+  }
+  app.max_epochs_ = overrides.max_epochs > 0 ? overrides.max_epochs : static_cast<int>(min_rows);
+  if (static_cast<std::size_t>(app.max_epochs_) > min_rows || min_rows == 0) {
+    throw InputError(trace_dir, 0, "max_epochs",
+                     "validation files have " + std::to_string(min_rows) + " epochs, need " +
+                         std::to_string(app.max_epochs_));
+  }
+  // placements.csv and scalability.csv.
+  const std::string placements_path = (fs::path(trace_dir) / "placements.csv").string();
+  CsvTable placements =
+      ReadCsvTable(placements_path, {"placement", "local_bsz", "step_time", "sync_time"});
+  if (placements.rows.empty()) throw InputError(placements_path, 0, "", "no placements");
+  std::map<std::array<double, 3>, std::pair<StepTimes, int>> key_sums;  // groupby(N, K, bsz)
+  app.min_local_bsz_ = std::numeric_limits<int>::max();
+  for (std::size_t row = 0; row < placements.rows.size(); ++row) {
+    std::vector<int> placement = DigitsOf(placements, row);
+    const long long bsz = CsvInteger(placements, row, 1);
+    const double step = CsvNumber(placements, row, 2), sync = CsvNumber(placements, row, 3);
+    if (bsz < 1 || step <= 0 || sync < 0) {
+      throw InputError(placements_path, placements.lines[row], "",
+                       "local_bsz >= 1, step_time > 0, sync_time >= 0 required");
+    }
+    app.placements_[PlacementId(placement)].push_back({static_cast<double>(bsz), step, sync});
+    app.min_local_bsz_ = std::min(app.min_local_bsz_, static_cast<int>(bsz));
+    app.max_local_bsz_ = std::max(app.max_local_bsz_, static_cast<int>(bsz));
+    int replicas = 0;
+    for (int r : placement) replicas += r;
+    auto& [sum, count] = key_sums[{static_cast<double>(placement.size()),
+                                   static_cast<double>(replicas), static_cast<double>(bsz)}];
+    sum.step_time_s += step;
+    sum.sync_time_s += sync;
+    ++count;
+  }
+  for (auto& [id, rows] : app.placements_) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const GridRow& a, const GridRow& b) { return a.local_bsz < b.local_bsz; });
+  }
+  if (overrides.max_local_bsz > 0) app.max_local_bsz_ = overrides.max_local_bsz;
+  std::vector<DelaunayInterpolator::Point> points;
+  std::vector<DelaunayInterpolator::Value> values;
+  for (const auto& [key, sum_count] : key_sums) {
+    points.push_back(key);
+    values.push_back({sum_count.first.step_time_s / sum_count.second,
+                      sum_count.first.sync_time_s / sum_count.second});
+  }
+  const std::string scalability_path = (fs::path(trace_dir) / "scalability.csv").string();
+  CsvTable scalability = ReadCsvTable(
+      scalability_path, {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"});
+  for (std::size_t row = 0; row < scalability.rows.size(); ++row) {
+    points.push_back({CsvNumber(scalability, row, 0), CsvNumber(scalability, row, 1),
+                      CsvNumber(scalability, row, 2)});
+    values.push_back({CsvNumber(scalability, row, 3), CsvNumber(scalability, row, 4)});
+  }
+  app.interpolator_ =
+      std::make_unique<DelaunayInterpolator>(std::move(points), std::move(values), placements_path);
+  return app;
+}
+
+std::pair<int, int> PolluxApplication::Bracket(double batch_size) const {
+  int lower = -1, upper = -1;
+  for (std::size_t i = 0; i < validated_.size(); ++i) {
+    if (validated_[i] <= batch_size) lower = static_cast<int>(i);
+    if (validated_[i] >= batch_size) {
+      upper = static_cast<int>(i);
+      break;
+    }
+  }
+  if (lower < 0 || upper < 0) {
+    char buffer[160];
+    std::snprintf(buffer, sizeof(buffer), "batch size %g outside the validated range [%d, %d]",
+                  batch_size, validated_.front(), validated_.back());
+    throw InputError(dir_, 0, "batch_size", buffer);
+  }
+  return {lower, upper};
+}
+
+namespace {
+
+// ((b - lo) * upper + (up - b) * lower) / (up - lo) (`applications.py:160-163, 197-202`).
+double InterpolateInBatch(double b, double lo, double up, double lower_value, double upper_value) {
+  if (lo == up) return lower_value;
+  return ((b - lo) * upper_value + (up - b) * lower_value) / (up - lo);
+}
+
+}  // namespace
+
+GradientStats PolluxApplication::GradStats(double batch_size, int epoch) const {
+  auto [lo, up] = Bracket(batch_size);
+  if (epoch < 0 || epoch >= static_cast<int>(validation_[lo].grad_sqr.size()) ||
+      epoch >= static_cast<int>(validation_[up].grad_sqr.size())) {
+    throw InputError(dir_, 0, "epoch", "no gradient statistics for epoch " + std::to_string(epoch));
+  }
+  const Validation& a = validation_[lo];
+  const Validation& b = validation_[up];
+  return {InterpolateInBatch(batch_size, validated_[lo], validated_[up], a.grad_sqr[epoch],
+                             b.grad_sqr[epoch]),
+          InterpolateInBatch(batch_size, validated_[lo], validated_[up], a.grad_var[epoch],
+                             b.grad_var[epoch])};
+}
+
+double PolluxApplication::Iteration(double batch_size, int epoch) const {
+  auto [lo, up] = Bracket(batch_size);
+  if (epoch < 0 || epoch >= static_cast<int>(validation_[lo].iteration.size()) ||
+      epoch >= static_cast<int>(validation_[up].iteration.size())) {
+    throw InputError(dir_, 0, "epoch", "no iteration count for epoch " + std::to_string(epoch));
+  }
+  return InterpolateInBatch(batch_size, validated_[lo], validated_[up],
+                            validation_[lo].iteration[epoch], validation_[up].iteration[epoch]);
+}
+
+double PolluxApplication::Progress(int epoch) const {
+  if (epoch == 0) return 0.0;
+  double progress = std::numeric_limits<double>::infinity();
+  for (const Validation& v : validation_) {
+    if (epoch < 0 || epoch > static_cast<int>(v.progress.size())) {
+      throw InputError(dir_, 0, "epoch", "no progress for epoch " + std::to_string(epoch));
+    }
+    progress = std::min(progress, v.progress[epoch - 1]);
+  }
+  return progress;
+}
+
+StepTimes PolluxApplication::Throughput(const std::vector<int>& placement, double local_bsz) const {
+  auto key = std::make_pair(placement, local_bsz);
+  auto it = memo_.find(key);
+  if (it != memo_.end()) return it->second;
+  StepTimes times = LookUp(placement, local_bsz);
+  memo_.emplace(std::move(key), times);
+  return times;
+}
+
+StepTimes PolluxApplication::LookUp(const std::vector<int>& placement, double local_bsz) const {
+  const std::vector<int> canonical = CanonicalPlacement(placement);
+  const std::string placements_path = (fs::path(dir_) / "placements.csv").string();
+  if (canonical.empty()) throw InputError(placements_path, 0, "placement", "no replicas");
+  auto found = placements_.find(PlacementId(canonical));
+  if (canonical.size() <= 18 && found != placements_.end()) {
+    // scipy interp1d, kind linear (`_call_linear`): searchsorted left, clipped to [1, n-1].
+    const std::vector<GridRow>& rows = found->second;
+    if (!(local_bsz >= rows.front().local_bsz && local_bsz <= rows.back().local_bsz)) {
+      throw InputError(placements_path, 0, "local_bsz",
+                       Describe(canonical, local_bsz) + " is outside the profiled batch sizes");
+    }
+    if (rows.size() == 1) return {rows[0].step_time_s, rows[0].sync_time_s};
+    std::size_t hi = std::lower_bound(rows.begin(), rows.end(), local_bsz,
+                                      [](const GridRow& r, double x) { return r.local_bsz < x; }) -
+                     rows.begin();
+    hi = std::clamp<std::size_t>(hi, 1, rows.size() - 1);
+    const GridRow& a = rows[hi - 1];
+    const GridRow& b = rows[hi];
+    const double dx = local_bsz - a.local_bsz, width = b.local_bsz - a.local_bsz;
+    return {(b.step_time_s - a.step_time_s) / width * dx + a.step_time_s,
+            (b.sync_time_s - a.sync_time_s) / width * dx + a.sync_time_s};
+  }
+  int replicas = 0;
+  for (int r : canonical) replicas += r;
+  const double num_nodes = std::min<double>(static_cast<double>(canonical.size()), 16.0);
+  auto value = interpolator_->At({num_nodes, static_cast<double>(replicas), local_bsz});
+  if (!value) {
+    throw InputError(placements_path, 0, "placement",
+                     Describe(canonical, local_bsz) + " is outside the profiled domain");
+  }
+  return {(*value)[0], (*value)[1]};
+}
+
+std::vector<int> PackedPlacement(int num_replicas, int per_node) {
+  std::vector<int> placement;
+  for (int left = num_replicas; left > 0; left -= per_node) {
+    placement.push_back(std::min(left, per_node));
+  }
+  return placement;
+}
+
+namespace {
+
+struct KnownApplication {
+  const char* name;
+  PolluxApplicationOverrides overrides;
+};
+
+// `applications.py:230-238`.
+constexpr KnownApplication kKnownApplications[] = {
+    {"bert", {2, 0}},      {"cifar10", {100, 0}},    {"ncf", {10, 0}},
+    {"imagenet", {90, 0}}, {"deepspeech2", {80, 0}}, {"yolov3", {50, 8}},
+};
+
+}  // namespace
+
+const PolluxApplication& PolluxApplications::Get(const std::string& name,
+                                                 const std::string& context_file,
+                                                 int context_line) {
+  auto it = loaded_.find(name);
+  if (it != loaded_.end()) return *it->second;
+  for (const KnownApplication& known : kKnownApplications) {
+    if (name != known.name) continue;
+    auto app = std::make_unique<PolluxApplication>(
+        PolluxApplication::Load((fs::path(traces_dir_) / name).string(), known.overrides));
+    return *loaded_.emplace(name, std::move(app)).first->second;
+  }
+  throw InputError(context_file, context_line, "application",
+                   "unknown application '" + name +
+                       "' (known: bert, cifar10, ncf, imagenet, deepspeech2, yolov3)");
+}
+
+}  // namespace adaptsim

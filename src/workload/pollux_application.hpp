@@ -1,0 +1,125 @@
+// Per-application profiles of the Pollux simulator (POLLUX.md §4.3, `A:simulator/applications.py`):
+// measured step/sync times per placement and atomic batch size (placements.csv, scalability.csv)
+// and per-epoch progress and gradient statistics at each validated total batch size
+// (validation-<bsz>.csv).
+//
+// Look-ups follow the artifact exactly:
+//  * Throughput(placement, m): zeros dropped, placement rotated to its lexicographically smallest
+//    rotation; a known placement id -> linear interpolation over that placement's local_bsz grid
+//    (scipy interp1d; outside the grid is an error); otherwise barycentric interpolation on the
+//    Delaunay triangulation (libqhull, options "d Qbb Qc Qz Q12 Qt", as scipy's
+//    LinearNDInterpolator) of (num_nodes, num_replicas, local_bsz) built from the per-key means of
+//    placements.csv plus all scalability.csv rows, queried at (min(N, 16), K, m); outside the hull
+//    is an error (`applications.py:204-227`).
+//  * GradStats(M, epoch): linear interpolation in batch size between the bracketing validated
+//    batch sizes (`applications.py:186-202`); Iteration(M, epoch) likewise (`:152-163`).
+//  * Progress(epoch) = min over validation files of progress[epoch-1], 0 for epoch 0 (`:132-136`).
+//  * Completion: every app has target_metric None, so the completion epoch is max_epochs - 1 and a
+//    job completes when its progress reaches Progress(max_epochs) (`:138-150`).
+// Errors are InputError naming the file (and line for malformed rows). Not thread-safe (the
+// throughput look-up memoizes, as the artifact's @memoize); one instance per simulation.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace adaptsim {
+
+class DelaunayInterpolator;
+
+/// Seconds per optimizer step without accumulation, and the all-reduce wait within it.
+struct StepTimes {
+  double step_time_s = 0.0;
+  double sync_time_s = 0.0;
+};
+
+/// Pre-conditioned gradient statistics; var is normalised to the initial batch size M0.
+struct GradientStats {
+  double sqr = 0.0;
+  double var = 0.0;
+};
+
+/// The artifact's per-application overrides (`applications.py:230-238`); 0 = from the data.
+struct PolluxApplicationOverrides {
+  int max_epochs = 0;
+  int max_local_bsz = 0;
+};
+
+class PolluxApplication {
+ public:
+  /// Reads `trace_dir`/{placements.csv, scalability.csv, validation-*.csv}; the app name is the
+  /// folder's base name. Throws InputError for missing files, malformed rows, no validation file,
+  /// or fewer validation rows than max_epochs.
+  static PolluxApplication Load(const std::string& trace_dir,
+                                const PolluxApplicationOverrides& overrides);
+  ~PolluxApplication();
+  PolluxApplication(PolluxApplication&&) noexcept;
+  PolluxApplication& operator=(PolluxApplication&&) noexcept;
+
+  const std::string& name() const { return name_; }
+  int init_batch_size() const { return validated_.front(); }  ///< M0 (smallest validated)
+  int max_batch_size() const { return validated_.back(); }    ///< largest validated
+  int min_local_bsz() const { return min_local_bsz_; }
+  int max_local_bsz() const { return max_local_bsz_; }
+  int max_epochs() const { return max_epochs_; }
+  int completion_epoch() const { return max_epochs_ - 1; }
+  const std::vector<int>& validated_batch_sizes() const { return validated_; }
+
+  /// `placement` = replicas per node (zeros ignored, >= 1 replica). Throws InputError (file =
+  /// the app's placements.csv) when the look-up is outside the profiled domain.
+  StepTimes Throughput(const std::vector<int>& placement, double local_bsz) const;
+  /// Throws InputError when batch_size is outside the validated range or epoch >= rows.
+  GradientStats GradStats(double batch_size, int epoch) const;
+  /// Cumulative optimizer steps after `epoch` at total batch size `batch_size` (interpolated).
+  double Iteration(double batch_size, int epoch) const;
+  /// Cumulative scale-invariant progress at the end of epoch `epoch` - 1 (0 for epoch 0).
+  double Progress(int epoch) const;
+  /// Progress(max_epochs): the progress at which a job completes.
+  double TargetProgress() const { return Progress(max_epochs_); }
+
+ private:
+  struct Validation;
+  struct GridRow {
+    double local_bsz, step_time_s, sync_time_s;
+  };
+  PolluxApplication() = default;
+  std::pair<int, int> Bracket(double batch_size) const;
+  StepTimes LookUp(const std::vector<int>& placement, double local_bsz) const;
+
+  std::string name_;
+  std::string dir_;
+  std::vector<int> validated_;                            ///< ascending validated total batch sizes
+  std::vector<Validation> validation_;                    ///< parallel to validated_
+  std::map<long long, std::vector<GridRow>> placements_;  ///< placement id -> rows by local_bsz
+  std::unique_ptr<DelaunayInterpolator> interpolator_;    ///< N-D fallback
+  int min_local_bsz_ = 0;
+  int max_local_bsz_ = 0;
+  int max_epochs_ = 0;
+  mutable std::map<std::pair<std::vector<int>, double>, StepTimes> memo_;
+};
+
+/// Replicas per node, `per_node` at a time: 10 on 4-GPU nodes -> (4, 4, 2)
+/// (`applications.py:72-74`, `optimus.py:76-78`).
+std::vector<int> PackedPlacement(int num_replicas, int per_node);
+
+/// The six applications of the artifact with their overrides (bert 2, cifar10 100, ncf 10,
+/// imagenet 90, deepspeech2 80, yolov3 50 epochs; yolov3 max_local_bsz 8), loaded on demand.
+class PolluxApplications {
+ public:
+  /// `traces_dir` holds one folder per application; nothing is read until Get().
+  explicit PolluxApplications(std::string traces_dir) : traces_dir_(std::move(traces_dir)) {}
+  /// Loads (once) and returns application `name`. Throws InputError(context_file, context_line,
+  /// "application", ...) for an unknown name, or the loader's errors.
+  const PolluxApplication& Get(const std::string& name, const std::string& context_file = "",
+                               int context_line = 0);
+  const std::string& traces_dir() const { return traces_dir_; }
+
+ private:
+  std::string traces_dir_;
+  std::map<std::string, std::unique_ptr<PolluxApplication>> loaded_;
+};
+
+}  // namespace adaptsim
