@@ -77,7 +77,8 @@ const std::vector<Entry>& Table() {
       {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
        MakeMaxMinFairness},
       {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
-      {{"pollux", "Pollux (OSDI'21) goodput GA; Pollux .csv workloads (options p, interval_s, ...)"},
+      {{"pollux",
+        "Pollux (OSDI'21) goodput GA; Pollux .csv workloads (options p, interval_s, ...)"},
        [](const nlohmann::json& o, const std::string& c) {
          return IntervalPolicyRegistryEntry("pollux", o, c);
        }},
@@ -89,7 +90,8 @@ const std::vector<Entry>& Table() {
        [](const nlohmann::json& o, const std::string& c) {
          return IntervalPolicyRegistryEntry("tiresias", o, c);
        }},
-      {{"shockwave", "Shockwave: NSW over a planning window (options: config=JSON, reference keys)"},
+      {{"shockwave",
+        "Shockwave: NSW over a planning window (options: config=JSON, reference keys)"},
        [](const nlohmann::json& o, const std::string& c) {
          PolicyInstance instance;
          instance.round_scheduler =
