@@ -128,11 +128,9 @@ TEST(ResultsFileTest, SummaryRowRoundTrips) {
   EXPECT_EQ(row.rank, 2);
 }
 
-TEST(ResultsFileTest, TaskTablesRoundTrip) {
-  TempFile file("task");
-  TaskRecord record = SyntheticRecord();
-  ResultsFile::Create(file.path(), Provenance{}).Append(record);
-  StoredTask task = ReadTask(file.path(), record.task_id);
+/// /tasks/<id> of `path` holds exactly `record`.
+void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
+  StoredTask task = ReadTask(path, record.task_id);
   const SimulationResult& in = record.result;
   const SimulationResult& out = task.result;
   EXPECT_EQ(task.status, "timeout");
@@ -164,6 +162,45 @@ TEST(ResultsFileTest, TaskTablesRoundTrip) {
   ExpectSameMetrics(out.summary, in.summary);
   EXPECT_EQ(out.policy_statistics, in.policy_statistics);
   EXPECT_EQ(out.wall_time_s, 0.75);
+}
+
+TEST(ResultsFileTest, TaskTablesRoundTrip) {
+  TempFile file("task");
+  TaskRecord record = SyntheticRecord();
+  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  ExpectStoredTaskEquals(file.path(), record);
+}
+
+// The MPI farm's path: a worker encodes the shard in memory, rank 0 stores the bytes.
+TEST(ResultsFileTest, ShardImageIsTheSameShardAsWriteShard) {
+  TempFile direct("shard_direct");
+  TempFile image("shard_image");
+  TaskRecord record = SyntheticRecord();
+  Provenance provenance{{"adaptsim", "sweep", "s.toml"}, 3, "sweep_name", "s.toml"};
+  WriteShard(direct.path(), record, provenance);
+  std::vector<unsigned char> bytes = EncodeShard(record, provenance);
+  ASSERT_GT(bytes.size(), 1000u);
+  WriteShardImage(image.path(), bytes);
+  ExpectStoredTaskEquals(image.path(), record);
+  std::vector<SummaryRow> a = ReadSummary(direct.path());
+  std::vector<SummaryRow> b = ReadSummary(image.path());
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].task_id, a[0].task_id);
+  EXPECT_EQ(b[0].policy_options, a[0].policy_options);
+  ExpectSameMetrics(b[0].metrics, a[0].metrics);
+  std::map<std::string, std::string> meta_a = ReadMeta(direct.path());
+  std::map<std::string, std::string> meta_b = ReadMeta(image.path());
+  meta_a.erase("created_utc");
+  meta_b.erase("created_utc");
+  EXPECT_EQ(meta_b, meta_a);
+  EXPECT_EQ(meta_b.at("rank_count"), "3");
+  // Both merge into one file like any shards.
+  TempFile merged("shard_merged");
+  MergeOptions options;
+  options.sources = {direct.path(), image.path()};
+  EXPECT_EQ(MergeResults(merged.path(), options), 1u);
+  ExpectStoredTaskEquals(merged.path(), record);
 }
 
 TEST(ResultsFileTest, EveryNumericColumnHasUnits) {

@@ -109,8 +109,17 @@ class ResultsFile {
 /// Writes `record` as a one-task results file at `path`, crash-safely: it is written under
 /// `<path>.tmp.<pid>`, fsync'd, then renamed over `path` (rename(2) atomically replaces the
 /// target, http://huge-man-linux.net/man2/rename.html), so `path` is either absent or complete
-/// even after kill -9 or a node failure. Throws StoreError.
+/// even after kill -9 or a node failure (the folder is not synced: after a node failure a just
+/// renamed shard may be absent, and a sweep reruns its task). Throws StoreError.
 void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance);
+
+/// The bytes of the one-task results file WriteShard would write (built in memory with HDF5's
+/// core driver): lets an MPI worker encode its result so that rank 0, the only writer, just
+/// stores bytes (WriteShardImage). Throws StoreError.
+std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenance& provenance);
+/// Stores a file image from EncodeShard at `path`, crash-safely as WriteShard does.
+/// Throws StoreError.
+void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image);
 
 /// What MergeResults writes.
 struct MergeOptions {

@@ -2,15 +2,20 @@
 //
 // Protocol (all point-to-point on MPI_COMM_WORLD):
 //   worker -> 0  kTagReady   (empty)          the worker is idle
-//   worker -> 0  kTagResult  ResultMessage    a finished (or cancelled) task; idle again
-//   0 -> worker  kTagTask    TaskMessage      run this task
-//   0 -> worker  kTagCancel  (empty)          abandon the running task (signal grace time over)
+//   worker -> 0  kTagResult  ResultMessage    a finished (or cancelled) task, without its tables,
+//   worker -> 0  kTagShard   bytes            then its shard file image (if image_bytes > 0)
+//   0 -> worker  kTagTask    TaskMessage      run this task (queued behind the running one)
+//   0 -> worker  kTagDrain   (empty)          stop signal: do not start queued tasks
+//   0 -> worker  kTagCancel  (empty)          abandon the running and queued tasks (grace over)
 //   0 -> worker  kTagStop    (empty)          no more work: return
-// Nobody waits in a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and
-// idle workers poll with iprobe and kPollInterval sleeps (rank 0's CPU time is measured and
-// stored in /meta, docs/performance.md). Rank 0 answers a worker before writing its result, so
-// workers are not kept waiting by the disk. Completion order depends on timing; nothing stored
-// depends on it except `rank` and `wall_time_s`.
+// Rank 0 keeps up to kQueueDepth tasks outstanding per worker while enough work remains, so a
+// worker starts its next task the moment one ends, without a round trip to rank 0. Workers
+// encode their result as an HDF5 file image (store.hpp EncodeShard) and send it without
+// blocking; rank 0, the only writer, stores the bytes (shard + manifest line). Nobody waits in
+// a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and idle workers
+// poll with iprobe and short sleeps (rank 0's CPU time is measured and stored in /meta,
+// docs/performance.md). Completion order depends on timing; nothing stored depends on it except
+// `rank` and `wall_time_s`.
 #include <sys/resource.h>
 
 #include <boost/mpi/collectives/broadcast.hpp>
@@ -21,8 +26,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "adaptsim/error.hpp"
@@ -43,11 +48,18 @@ constexpr int kTagTask = 2;
 constexpr int kTagStop = 3;
 constexpr int kTagResult = 4;
 constexpr int kTagCancel = 5;
+constexpr int kTagShard = 6;
+constexpr int kTagDrain = 7;
+/// Tasks outstanding per worker (running + queued) while more tasks remain than workers.
+constexpr int kQueueDepth = 2;
 constexpr auto kPollInterval = std::chrono::microseconds(1000);
 // Rank 0's poll backs off while no message arrives (all workers busy) and snaps back to the
-// minimum after each message: few wake-ups per task, at most kMaxRootPoll of added latency.
+// minimum after each message: few wake-ups per task. The latency it adds (at most kMaxRootPoll)
+// delays no worker while its next task is queued (kQueueDepth).
 constexpr auto kMinRootPoll = std::chrono::microseconds(500);
-constexpr auto kMaxRootPoll = std::chrono::microseconds(8000);
+constexpr auto kMaxRootPoll = std::chrono::microseconds(16000);
+/// Back-off limit while every working worker has a task queued: a late answer delays nobody.
+constexpr auto kMaxRootPollAllQueued = std::chrono::microseconds(64000);
 constexpr auto kCancelCheckInterval = std::chrono::milliseconds(10);
 constexpr int kExitNothingToRun = -1;  ///< broadcast code: dry run done, all ranks return 0
 
@@ -63,13 +75,17 @@ struct TaskMessage {
   }
 };
 
+/// A finished task. With image_bytes > 0 the worker stored the result in a shard image (sent
+/// next, tag kTagShard) and `result` holds only status, message, summary metrics, statistics
+/// and wall time; otherwise `result` is complete (cancelled, or the worker could not encode).
 struct ResultMessage {
   int index = 0;
   SimulationResult result;
+  std::uint64_t image_bytes = 0;
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& index& result;
+    ar& index& result& image_bytes;
   }
 };
 
@@ -100,9 +116,12 @@ class CancelCheck {
     }
     if (world_ != nullptr && world_->iprobe(0, kTagCancel)) {
       world_->recv(0, kTagCancel);
+      root_cancelled_ = true;
       throw TaskCancelled();
     }
   }
+  /// True once rank 0's kTagCancel was consumed here.
+  bool root_cancelled() const { return root_cancelled_; }
 
  private:
   const StopSignals& signals_;
@@ -110,6 +129,7 @@ class CancelCheck {
   const mpi::communicator* world_;
   Clock::time_point last_check_ = Clock::now();
   std::optional<Clock::time_point> signalled_at_;
+  bool root_cancelled_ = false;
 };
 
 /// Rank 0's bookkeeping while the farm runs.
@@ -124,16 +144,19 @@ class Root {
     shards_.Open();
   }
 
-  /// Stores a result (a cancelled task is dropped: it reruns on resume).
-  void Record(int index, SimulationResult result, int rank) {
-    if (result.status == "cancelled") {
-      progress_.Cancelled();
-      return;
-    }
+  /// Stores a result (a cancelled task is dropped: it reruns on resume). A non-empty `image` is
+  /// the task's shard encoded by the worker; `result` then only needs the summary fields.
+  void Record(int index, SimulationResult result, int rank,
+              const std::vector<unsigned char>& image = {}) {
+    if (result.status == "cancelled") return;
     task_time_sum_ += result.wall_time_s;
     const PlannedTask& task = plan_.tasks.at(index);
     TaskRecord record = MakeTaskRecord(task.config, index, std::move(result), rank);
-    shards_.Write(record, plan_.provenance);
+    if (image.empty()) {
+      shards_.Write(record, plan_.provenance);
+    } else {
+      shards_.WriteImage(record, image);
+    }
     report_.Add(record);
     progress_.Finished(record, task.cost);
   }
@@ -151,8 +174,8 @@ class Root {
   bool GraceOver() const {
     return stop_time_ && Seconds(Clock::now() - *stop_time_) > options_.grace_s;
   }
+  void SetRunning(int running) { progress_.SetRunning(running); }
   TaskMessage Message(int index) {
-    progress_.Started();
     const TaskConfig& config = plan_.tasks.at(index).config;
     return {index, config.ToJson().dump(), config.simulation.max_wall_time_s, options_.grace_s};
   }
@@ -216,79 +239,200 @@ void RunLocally(Root& root) {
   CancelCheck check(root.signals_, root.options_.grace_s, nullptr);
   for (int index : root.plan_.pending) {
     if (root.Stopping()) break;
-    TaskMessage message = root.Message(index);
+    root.SetRunning(1);
     root.Record(index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check)), 0);
   }
 }
 
+/// Tasks to keep outstanding on one worker: kQueueDepth while more tasks remain than workers,
+/// then 1, so that the last tasks go to idle workers rather than queue behind running ones.
+int QueueDepth(std::size_t remaining, int workers) {
+  return remaining > static_cast<std::size_t>(workers) ? kQueueDepth : 1;
+}
+
+/// Receives the result whose kTagResult message `status` announced (and its shard image).
+ResultMessage ReceiveResult(const mpi::communicator& world, int worker,
+                            std::vector<unsigned char>& image) {
+  ResultMessage message;
+  world.recv(worker, kTagResult, message);
+  image.resize(message.image_bytes);
+  if (message.image_bytes > 0) {
+    world.recv(worker, kTagShard, image.data(), static_cast<int>(image.size()));
+  }
+  return message;
+}
+
 void Dispatch(const mpi::communicator& world, Root& root) {
   const std::vector<int>& pending = root.plan_.pending;
+  const int workers = world.size() - 1;
   std::size_t next = 0;
-  int running_workers = world.size() - 1;
-  std::set<int> busy;
+  int running_workers = workers;
+  std::vector<int> outstanding(world.size(), 0);
+  std::vector<bool> stopped(world.size(), false);
+  bool drain_sent = false;
   bool cancel_sent = false;
   auto poll = kMinRootPoll;
+  std::vector<unsigned char> image;
+  std::vector<mpi::request> task_sends;  // each keeps its serialized message alive
   while (running_workers > 0) {
     bool stopping = root.Stopping();
+    if (stopping && !drain_sent) {
+      for (int w = 1; w <= workers; ++w) {
+        if (!stopped[w]) world.send(w, kTagDrain);
+      }
+      drain_sent = true;
+    }
     if (stopping && !cancel_sent && root.GraceOver()) {
-      for (int worker : busy) world.send(worker, kTagCancel);
+      for (int w = 1; w <= workers; ++w) {
+        if (outstanding[w] > 0) world.send(w, kTagCancel);
+      }
       cancel_sent = true;
     }
     boost::optional<mpi::status> status = world.iprobe(mpi::any_source, mpi::any_tag);
     if (!status) {
       std::this_thread::sleep_for(poll);
-      poll = std::min(poll * 2, kMaxRootPoll);
+      bool all_queued = std::all_of(outstanding.begin() + 1, outstanding.end(),
+                                    [&](int n) { return n >= kQueueDepth; });
+      poll = std::min(poll * 2, all_queued ? kMaxRootPollAllQueued : kMaxRootPoll);
       continue;
     }
     poll = kMinRootPoll;
     int worker = status->source();
     std::optional<ResultMessage> result;
     if (status->tag() == kTagResult) {
-      result.emplace();
-      world.recv(worker, kTagResult, *result);
-      busy.erase(worker);
+      result = ReceiveResult(world, worker, image);
+      --outstanding[worker];
     } else {
       world.recv(worker, kTagReady);
     }
-    if (!stopping && next < pending.size()) {
-      world.send(worker, kTagTask, root.Message(pending[next++]));
-      busy.insert(worker);
-    } else {
+    while (!stopping && next < pending.size() &&
+           outstanding[worker] < QueueDepth(pending.size() - next, workers)) {
+      // Not send(): a task message above the eager limit would block rank 0 until the worker,
+      // busy with its running task, posts the receive.
+      task_sends.push_back(world.isend(worker, kTagTask, root.Message(pending[next++])));
+      ++outstanding[worker];
+    }
+    std::erase_if(task_sends, [](mpi::request& r) { return r.test().has_value(); });
+    if (outstanding[worker] == 0) {
       world.send(worker, kTagStop);
+      stopped[worker] = true;
       --running_workers;
     }
-    if (result) root.Record(result->index, std::move(result->result), worker);
+    if (result) {
+      root.SetRunning(static_cast<int>(
+          std::count_if(outstanding.begin(), outstanding.end(), [](int n) { return n > 0; })));
+      root.Record(result->index, std::move(result->result), worker, image);
+    }
   }
+  for (mpi::request& r : task_sends) r.wait();  // already complete: every task was answered
 }
 
-/// Waits (polling, not spinning) for the next message from rank 0; returns its tag.
-int WaitForRoot(const mpi::communicator& world) {
+/// The next message from rank 0: its tag, or nothing. With `wait`, polls (not spins) until one
+/// arrives.
+std::optional<int> ProbeRoot(const mpi::communicator& world, bool wait) {
   while (true) {
     if (boost::optional<mpi::status> status = world.iprobe(0, mpi::any_tag)) return status->tag();
+    if (!wait) return std::nullopt;
     std::this_thread::sleep_for(kPollInterval);
   }
 }
 
-void Work(const mpi::communicator& world, const StopSignals& signals) {
-  world.send(0, kTagReady);
-  while (true) {
-    int tag = WaitForRoot(world);
-    if (tag == kTagStop) {
-      world.recv(0, kTagStop);
-      return;
+/// A worker's side of the farm: a queue of tasks from rank 0, results sent without blocking.
+class Worker {
+ public:
+  Worker(const mpi::communicator& world, const StopSignals& signals, const Provenance& provenance)
+      : world_(world), signals_(signals), provenance_(provenance) {}
+
+  void Run() {
+    world_.send(0, kTagReady);
+    while (ReceiveFromRoot()) {
+      TaskMessage message = std::move(queue_.front());
+      queue_.pop_front();
+      SimulationResult result;
+      if (drain_ || signals_.received() != 0) {
+        result.status = "cancelled";  // queued, never started: reruns on resume
+        result.message = "not started: sweep stopping";
+      } else {
+        result = RunOne(message);
+      }
+      Send(message.index, std::move(result));
     }
-    if (tag == kTagCancel) {  // arrived after the task had finished: nothing to cancel
-      world.recv(0, kTagCancel);
-      continue;
+    WaitForSends();
+  }
+
+ private:
+  /// Takes every message rank 0 has sent; waits for one while the queue is empty. Returns false
+  /// on kTagStop (the queue is then empty).
+  bool ReceiveFromRoot() {
+    while (std::optional<int> tag = ProbeRoot(world_, queue_.empty())) {
+      if (*tag == kTagStop) {
+        world_.recv(0, kTagStop);
+        return false;
+      }
+      if (*tag == kTagTask) {
+        world_.recv(0, kTagTask, queue_.emplace_back());
+      } else {  // kTagDrain, or kTagCancel that arrived after its task had ended
+        world_.recv(0, *tag);
+        drain_ = true;
+      }
     }
-    TaskMessage message;
-    world.recv(0, kTagTask, message);
+    return true;
+  }
+
+  SimulationResult RunOne(const TaskMessage& message) {
     TaskConfig config = TaskConfig::FromJson(nlohmann::json::parse(message.config_json));
     config.simulation.max_wall_time_s = message.max_wall_time_s;
-    CancelCheck check(signals, message.grace_s, &world);
-    world.send(0, kTagResult, ResultMessage{message.index, RunTaskCaught(config, std::ref(check))});
+    CancelCheck check(signals_, message.grace_s, &world_);
+    SimulationResult result = RunTaskCaught(config, std::ref(check));
+    if (check.root_cancelled()) drain_ = true;
+    if (result.status == "cancelled") return result;
+    TaskRecord record = MakeTaskRecord(config, message.index, std::move(result), world_.rank());
+    try {
+      image_ = EncodeShard(record, provenance_);
+    } catch (const StoreError&) {
+      image_.clear();  // rank 0 encodes the complete result itself
+      return std::move(record.result);
+    }
+    SimulationResult summary = std::move(record.result);  // the tables travel in the image
+    summary.jobs.clear();
+    summary.rounds.clear();
+    summary.throughput_timeline.clear();
+    summary.gpu_busy_time_s.clear();
+    return summary;
   }
-}
+
+  /// Sends a result (and the shard image in image_) without blocking; the previous sends must
+  /// have completed first (their buffers are reused).
+  void Send(int index, SimulationResult result) {
+    WaitForSends();
+    ResultMessage message{index, std::move(result), 0};
+    sent_image_.swap(image_);
+    image_.clear();
+    message.image_bytes = message.result.status == "cancelled" ? 0 : sent_image_.size();
+    requests_.push_back(world_.isend(0, kTagResult, message));
+    if (message.image_bytes > 0) {
+      requests_.push_back(
+          world_.isend(0, kTagShard, sent_image_.data(), static_cast<int>(sent_image_.size())));
+    }
+  }
+
+  /// Polls (not spins) until the pending sends have completed.
+  void WaitForSends() {
+    while (!requests_.empty()) {
+      std::erase_if(requests_, [](mpi::request& r) { return r.test().has_value(); });
+      if (!requests_.empty()) std::this_thread::sleep_for(kPollInterval);
+    }
+  }
+
+  const mpi::communicator& world_;
+  const StopSignals& signals_;
+  const Provenance& provenance_;
+  std::deque<TaskMessage> queue_;
+  bool drain_ = false;
+  std::vector<unsigned char> image_;
+  std::vector<unsigned char> sent_image_;
+  std::vector<mpi::request> requests_;
+};
 
 /// Rank 0: prepares the plan; returns the code to broadcast (0 = go).
 int PrepareOnRoot(const SweepCommandOptions& options, int rank_count,
@@ -333,7 +477,8 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& obse
   } catch (const std::exception& error) {
     fail("failed", std::string("internal error: ") + error.what());
   }
-  if (result.wall_time_s <= 0.0) result.wall_time_s = Seconds(Clock::now() - start);
+  // The whole task: reading its trace and throughputs, building the policy, simulating.
+  result.wall_time_s = Seconds(Clock::now() - start);
   return result;
 }
 
@@ -347,8 +492,11 @@ int RunSweepCommand(const SweepCommandOptions& options) {
   boost::mpi::broadcast(world, code, 0);
   if (code == kExitNothingToRun) return 0;
   if (code != 0) return code;
+  Provenance provenance;  // workers write it into the shards they encode
+  if (world.rank() == 0) provenance = plan->provenance;
+  boost::mpi::broadcast(world, provenance, 0);
   if (world.rank() != 0) {
-    Work(world, signals);
+    Worker(world, signals, provenance).Run();
     return 0;
   }
   try {

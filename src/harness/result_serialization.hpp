@@ -13,6 +13,7 @@
 #include <boost/serialization/vector.hpp>
 
 #include "adaptsim/result.hpp"
+#include "adaptsim/store.hpp"
 
 namespace boost::serialization {
 
@@ -47,6 +48,11 @@ void serialize(Archive& ar, adaptsim::SimulationResult& r, unsigned /*version*/)
   ar& r.status& r.message& r.jobs& r.rounds& r.throughput_timeline& r.gpu_busy_time_s;
   ar& r.lease_extensions& r.lease_extension_opportunities& r.summary& r.policy_statistics;
   ar& r.wall_time_s;
+}
+
+template <typename Archive>
+void serialize(Archive& ar, adaptsim::Provenance& p, unsigned /*version*/) {
+  ar& p.argv& p.rank_count& p.sweep_name& p.spec_path;
 }
 
 }  // namespace boost::serialization

@@ -88,6 +88,15 @@ std::map<std::string, std::string> ShardDirectory::Finished() const {
 
 void ShardDirectory::Write(const TaskRecord& record, const Provenance& provenance) {
   WriteShard((fs::path(dir_) / (record.task_id + ".h5")).string(), record, provenance);
+  AppendManifest(record);
+}
+
+void ShardDirectory::WriteImage(const TaskRecord& record, const std::vector<unsigned char>& image) {
+  WriteShardImage((fs::path(dir_) / (record.task_id + ".h5")).string(), image);
+  AppendManifest(record);
+}
+
+void ShardDirectory::AppendManifest(const TaskRecord& record) {
   nlohmann::json entry = {{"id", record.task_id},
                           {"status", record.result.status},
                           {"task_index", record.task_index},
@@ -98,8 +107,9 @@ void ShardDirectory::Write(const TaskRecord& record, const Provenance& provenanc
   std::string path = (fs::path(dir_) / kManifest).string();
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) throw StoreError("cannot open '" + path + "'");
+  // No fsync: the manifest is an index. A line lost in a node failure is recovered from the
+  // shard itself (Finished() reads shards without a line), so only the shard is synced.
   bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ok = ::fsync(fd) == 0 && ok;
   ::close(fd);
   if (!ok) throw StoreError("cannot append to '" + path + "'");
 }

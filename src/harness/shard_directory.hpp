@@ -27,13 +27,19 @@ class ShardDirectory {
   /// task id -> status of every complete shard. Throws StoreError for an unreadable shard
   /// without a manifest line.
   std::map<std::string, std::string> Finished() const;
-  /// Writes the shard, then appends and fsyncs its manifest line. Throws StoreError.
+  /// Writes the shard (fsync'd), then appends its manifest line. Throws StoreError.
   void Write(const TaskRecord& record, const Provenance& provenance);
+  /// Stores `image` (EncodeShard of `record` made by a worker) as the shard of `record`, then
+  /// appends its manifest line; `record` only supplies id, status, index, rank and
+  /// wall time. Throws StoreError.
+  void WriteImage(const TaskRecord& record, const std::vector<unsigned char>& image);
   /// Paths of all complete shards (sorted).
   std::vector<std::string> ShardPaths() const;
   const std::string& dir() const { return dir_; }
 
  private:
+  void AppendManifest(const TaskRecord& record);
+
   std::string dir_;
 };
 

@@ -71,7 +71,6 @@ std::string Progress::Status() const {
 }
 
 void Progress::Finished(const TaskRecord& record, double cost) {
-  --running_;
   ++done_;
   done_cost_ += cost;
   bool bad = record.result.status != "ok";

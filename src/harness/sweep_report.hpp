@@ -43,8 +43,8 @@ class Progress {
  public:
   /// `total` tasks to run now with Σ expected cost `total_cost`.
   Progress(std::FILE* out, std::size_t total, double total_cost, bool quiet);
-  void Started() { ++running_; }
-  void Cancelled() { --running_; }
+  /// Tasks running right now (queued tasks excluded); shown in the next status line.
+  void SetRunning(int running) { running_ = running; }
   /// A task finished with `cost` (its ExpectedCost); prints.
   void Finished(const TaskRecord& record, double cost);
   /// Ends the in-place line on a terminal.

@@ -166,12 +166,30 @@ herr_t Check(herr_t status, const std::string& what) {
   return status;
 }
 
-Handle CreateFile(const std::string& path) {
+Handle CreateFile(const std::string& path, bool in_memory) {
   Handle properties(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access list");
   // HDF5 1.10 file format: readable by h5py >= 2.x and HDF5 >= 1.10.
-  Check(H5Pset_libver_bounds(properties, H5F_LIBVER_V18, H5F_LIBVER_V110), "set format");
+  H5F_libver_t low = H5F_LIBVER_V18;
+  if (in_memory) {
+    constexpr size_t kIncrement = 1 << 20;  // grow the image 1 MiB at a time
+    Check(H5Pset_fapl_core(properties, kIncrement, /*backing_store=*/0), "use the core driver");
+    // With HDF5 1.10.8, H5Fget_file_image of a file with a version-2 superblock gives an image
+    // whose superblock fails its checksum on open ("incorrect metadata checksum"); images keep
+    // the version-0 superblock, which has no checksum. The objects inside are unchanged.
+    low = H5F_LIBVER_EARLIEST;
+  }
+  Check(H5Pset_libver_bounds(properties, low, H5F_LIBVER_V110), "set format");
   return Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, properties), H5Fclose,
                 "cannot create results file '" + path + "'");
+}
+
+std::vector<unsigned char> FileImage(hid_t file) {
+  Check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush file image");
+  ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) Fail("get file image size");
+  std::vector<unsigned char> image(static_cast<std::size_t>(size));
+  if (H5Fget_file_image(file, image.data(), image.size()) != size) Fail("get file image");
+  return image;
 }
 
 Handle OpenFile(const std::string& path, bool writable) {

@@ -51,7 +51,11 @@ class ErrorScope {
 /// Returns `status`, or throws StoreError(what) when it is negative.
 herr_t Check(herr_t status, const std::string& what);
 
-Handle CreateFile(const std::string& path);
+/// Creates (truncates) `path`. `in_memory`: HDF5's core driver without backing store, nothing
+/// touches the disk and FileImage() returns the bytes of the file.
+Handle CreateFile(const std::string& path, bool in_memory = false);
+/// The bytes of an open file (flushed first): a complete HDF5 file image (H5Fget_file_image).
+std::vector<unsigned char> FileImage(hid_t file);
 Handle OpenFile(const std::string& path, bool writable);
 Handle CreateGroup(hid_t parent, const std::string& name);
 Handle OpenGroup(hid_t parent, const std::string& name);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -286,13 +287,15 @@ std::string TemporaryName(const std::string& path) {
   return path + ".tmp." + std::to_string(::getpid());
 }
 
-/// Syncs `tmp`, renames it to `path` and syncs the folder (durable against node failure too).
-void Publish(const std::string& tmp, const std::string& path) {
+/// Syncs `tmp` and renames it to `path`: `path` is then absent or complete. With `sync_folder`
+/// the folder is synced too, so that the rename itself survives a node failure.
+void Publish(const std::string& tmp, const std::string& path, bool sync_folder) {
   SyncPath(tmp, false);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     throw StoreError("cannot rename '" + tmp + "' to '" + path + "'");
   }
+  if (!sync_folder) return;
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   SyncPath(parent.empty() ? "." : parent.string(), true);
 }
@@ -304,13 +307,41 @@ struct Chosen {
 
 }  // namespace
 
-void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance) {
+std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenance& provenance) {
+  store::ErrorScope errors;
+  // The core driver keeps the file in memory; the name only identifies it inside this process.
+  Handle file = store::CreateFile(record.task_id + ".h5", /*in_memory=*/true);
+  WriteMeta(file, provenance);
+  Handle summary = store::CreateGroup(file, "summary");
+  store::WriteTable(summary, SummaryTable({store::MakeSummaryRow(record)}), true);
+  Handle tasks = store::CreateGroup(file, "tasks");
+  WriteTask(tasks, record);
+  return store::FileImage(file);
+}
+
+void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image) {
   std::string tmp = TemporaryName(path);
-  {
-    ResultsFile file = ResultsFile::Create(tmp, provenance);
-    file.Append(record);
-  }  // closed here
-  Publish(tmp, path);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw StoreError("cannot create '" + tmp + "'");
+  std::size_t written = 0;
+  while (written < image.size()) {
+    ssize_t n = ::write(fd, image.data() + written, image.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (written != image.size()) {
+    std::remove(tmp.c_str());
+    throw StoreError("cannot write '" + tmp + "' (disk full?)");
+  }
+  // No folder sync: a shard whose rename is lost in a node failure is simply absent, and a sweep
+  // reruns its task on resume. One fsync per shard instead of two.
+  Publish(tmp, path, /*sync_folder=*/false);
+}
+
+void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance) {
+  WriteShardImage(path, EncodeShard(record, provenance));
 }
 
 std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
@@ -362,7 +393,7 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
     std::remove(tmp.c_str());
     throw;
   }
-  Publish(tmp, out);
+  Publish(tmp, out, /*sync_folder=*/true);
   return order.size();
 }
 
