@@ -1,6 +1,10 @@
-// Pollux policy: GA operators, determinism under the task seed, and a short deterministic run
-// (the full 5-seed fidelity runs are in bench_pollux, docs/fidelity.md).
+// Pollux policy: GA operators, determinism under the task seed, a short deterministic run, and
+// the full 5-seed fidelity runs against the artifact (PolluxFidelity.*, ~5 min each).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
 
 #include "adaptsim/pollux_task.hpp"
 #include "policies/pollux_ga.hpp"
@@ -121,11 +125,13 @@ TEST(PolluxPolicy, ShortRunIsDeterministicUnderTheSeed) {
 namespace adaptsim {
 namespace {
 
-// Full-length fidelity runs (~1 min each on one core): mean JCT over 5 seeds within 5 % of the
-// artifact (POLLUX.md §5.1). Too slow for CTest; run with
-//   adaptsim_tests --gtest_also_run_disabled_tests --gtest_filter='PolluxFidelity.*'
+// Full-length fidelity runs (POLLUX.md §5.1, issue 7 item 7): the mean JCT over seeds 1-5 lies
+// within 5 % of the artifact's (results-jobload/pollux-1.0/summary.json "avgs"). Each run is ~1 min
+// on one core, so each workload is one CTest test of ~5 min, labelled `fidelity` and scheduled
+// first (tests/CMakeLists.txt); `ctest -LE fidelity` or --gtest_filter=-PolluxFidelity.* skips
+// them.
 void ExpectMeanJctWithin5Percent(const std::string& workload, double artifact_mean_jct_s) {
-  double sum = 0.0;
+  std::vector<double> mean_jcts;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     TaskConfig task;
     task.trace_path = testing::DataPath("pollux/workloads/" + workload + ".csv");
@@ -135,17 +141,27 @@ void ExpectMeanJctWithin5Percent(const std::string& workload, double artifact_me
     task.simulation.num_gpus = 64;
     SimulationResult result = RunPolluxTask(task);
     ASSERT_EQ(result.status, "ok");
-    sum += result.summary.mean_jct_s;
+    ASSERT_EQ(result.summary.num_jobs, 160);
+    mean_jcts.push_back(result.summary.mean_jct_s);
   }
-  EXPECT_NEAR(sum / 5, artifact_mean_jct_s, 0.05 * artifact_mean_jct_s);
+  double sum = 0.0;
+  for (double m : mean_jcts) sum += m;
+  const double mean = sum / mean_jcts.size();
+  const auto [lo, hi] = std::minmax_element(mean_jcts.begin(), mean_jcts.end());
+  std::printf(
+      "%s Pollux mean JCT, seeds 1-5: %.1f %.1f %.1f %.1f %.1f -> %.1f s (min %.1f, max %.1f)"
+      " vs artifact %.1f s (%+.2f %%)\n",
+      workload.c_str(), mean_jcts[0], mean_jcts[1], mean_jcts[2], mean_jcts[3], mean_jcts[4], mean,
+      *lo, *hi, artifact_mean_jct_s, 100.0 * (mean / artifact_mean_jct_s - 1.0));
+  EXPECT_NEAR(mean, artifact_mean_jct_s, 0.05 * artifact_mean_jct_s);
 }
 
-TEST(PolluxFidelity, DISABLED_MeanJctWorkload6) {
+TEST(PolluxFidelity, MeanJctWorkload6) {
   ADAPTSIM_REQUIRE_DATA();
   ExpectMeanJctWithin5Percent("workload-6", 2446.13125);
 }
 
-TEST(PolluxFidelity, DISABLED_MeanJctWorkload2) {
+TEST(PolluxFidelity, MeanJctWorkload2) {
   ADAPTSIM_REQUIRE_DATA();
   ExpectMeanJctWithin5Percent("workload-2", 3322.94375);
 }

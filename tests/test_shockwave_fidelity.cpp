@@ -20,10 +20,9 @@ std::string TaccConfig() {
   return DataPath("shockwave/configurations/tacc_32gpus.json");
 }
 
-// KNOWN GAP (issue 5 open): adaptsim currently measures makespan 22729 s, mean JCT 12604 s, worst
-// rho 3.11, unfair 48 % (docs/fidelity.md), so this test is disabled in CI until the gap is closed.
-// Run it with --gtest_also_run_disabled_tests --gtest_filter='*CanonicalRunMeetsReferenceTargets'.
-TEST(ShockwaveFidelity, DISABLED_CanonicalRunMeetsReferenceTargets) {
+// adaptsim measures makespan 24158 s, mean JCT 10088 s, worst rho 1.657, unfair 5.8 %
+// (docs/fidelity.md, "Shockwave (issue 5)").
+TEST(ShockwaveFidelity, CanonicalRunMeetsReferenceTargets) {
   ADAPTSIM_REQUIRE_DATA();
   SimulationResult result = RunCanonical("shockwave", R"({"config": ")" + TaccConfig() + R"("})");
   ASSERT_EQ(result.status, "ok") << result.message;

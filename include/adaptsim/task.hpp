@@ -13,7 +13,7 @@ namespace adaptsim {
 
 struct TaskConfig {
   std::string trace_path;        ///< `.trace` file
-  std::string throughputs_path;  ///< throughputs JSON
+  std::string throughputs_path;  ///< throughputs JSON, catalogue TOML or Pollux profile folder
   /// FileContentHash of trace_path / throughputs_path; "" = not computed (then the path itself
   /// identifies the input). ExpandSweep and `adaptsim run` fill them.
   std::string trace_hash;
@@ -42,12 +42,13 @@ struct TaskConfig {
 };
 
 /// Content hash of a file's bytes: a name-based (SHA-1, RFC 4122 §4.3) UUID over the bytes in
-/// a fixed adaptsim namespace, 32 lowercase hex digits. Throws InputError(path) when the file
-/// cannot be read.
+/// a fixed adaptsim namespace, 32 lowercase hex digits. A folder hashes the sorted list of
+/// (relative path, file hash) of every file below it, independent of where it lives and of
+/// directory order. Throws InputError(path) when the file or folder cannot be read.
 std::string FileContentHash(const std::string& path);
 
-/// Sets trace_hash and throughputs_hash from the files (a throughputs value that is not a
-/// regular file, e.g. a catalogue name, keeps an empty hash). Throws InputError for an
+/// Sets trace_hash and throughputs_hash from the files or folders (a throughputs value that is
+/// neither, e.g. a catalogue name, keeps an empty hash). Throws InputError for an
 /// unreadable trace.
 void FillContentHashes(TaskConfig& task);
 

@@ -41,8 +41,11 @@ nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
 }
 
 /// Absolute, normalized paths: the same task gets the same id here and in a sweep.
-std::string ResolvePath(const std::string& path, const char* flag) {
-  if (!fs::is_regular_file(path)) throw InputError(path, 0, flag, "file not found");
+/// An existing file (or, with `allow_folder`, folder: a Pollux profile folder) as absolute path.
+std::string ResolvePath(const std::string& path, const char* flag, bool allow_folder = false) {
+  bool ok = fs::is_regular_file(path) || (allow_folder && fs::is_directory(path));
+  if (!ok)
+    throw InputError(path, 0, flag, allow_folder ? "file or folder not found" : "file not found");
   return fs::absolute(path).lexically_normal().string();
 }
 
@@ -52,7 +55,7 @@ TaskConfig MakeTask(const RunCommandOptions& options) {
   RequireFlag(options.num_gpus != 0, "--gpus");
   TaskConfig task;
   task.trace_path = ResolvePath(options.trace_path, "--trace");
-  task.throughputs_path = ResolvePath(options.throughputs_path, "--throughputs");
+  task.throughputs_path = ResolvePath(options.throughputs_path, "--throughputs", true);
   task.policy = options.policy;
   task.seed = options.seed;
   task.simulation.num_gpus = options.num_gpus;
@@ -193,7 +196,8 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
   RunCommandOptions& run = *options;
   CLI::App* cmd = app.add_subcommand("run", "Run one simulation in this process (no MPI)");
   cmd->add_option("--trace", run.trace_path, "Job trace (.trace)");
-  cmd->add_option("--throughputs", run.throughputs_path, "Throughputs JSON");
+  cmd->add_option("--throughputs", run.throughputs_path,
+                  "Throughputs JSON, catalogue TOML, or Pollux profile folder (.csv workloads)");
   cmd->add_option("--policy", run.policy, "Policy name; 'help' lists them");
   cmd->add_option("--gpus", run.num_gpus, "Number of GPUs")->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--seed", run.seed, "Seed of the task's random streams")->capture_default_str();

@@ -5,7 +5,11 @@
 #include <filesystem>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/metrics.hpp"
+#include "adaptsim/trace.hpp"
 #include "engine/interval_simulator.hpp"
+#include "harness/pollux_trace_workload.hpp"
+#include "models/catalogue_throughput.hpp"
 #include "policies/interval_registry.hpp"
 
 namespace adaptsim {
@@ -23,8 +27,9 @@ double EngineNumber(const nlohmann::json& options, const char* key, double fallb
   return it->get<double>();
 }
 
-IntervalSimulationOptions EngineOptions(const TaskConfig& task) {
+IntervalSimulationOptions EngineOptions(const TaskConfig& task, int default_gpus_per_node) {
   IntervalSimulationOptions options;
+  options.gpus_per_node = default_gpus_per_node;
   const nlohmann::json& o = task.policy_options;
   options.interval_s = EngineNumber(o, "interval_s", options.interval_s);
   options.restart_delay_s = EngineNumber(o, "restart_delay_s", options.restart_delay_s);
@@ -49,7 +54,8 @@ IntervalSimulationOptions EngineOptions(const TaskConfig& task) {
 }  // namespace
 
 SimulationResult RunPolluxTask(const TaskConfig& task, const RoundObserver& observer) {
-  const IntervalSimulationOptions options = EngineOptions(task);
+  const IntervalSimulationOptions options =
+      EngineOptions(task, IntervalSimulationOptions{}.gpus_per_node);
   if (!std::filesystem::is_directory(task.throughputs_path)) {
     throw InputError(task.throughputs_path, 0, "throughputs_path",
                      "expected the Pollux profile folder (one sub-folder per application)");
@@ -59,6 +65,34 @@ SimulationResult RunPolluxTask(const TaskConfig& task, const RoundObserver& obse
   std::unique_ptr<IntervalPolicy> policy =
       MakeIntervalPolicy(task.policy, task.policy_options, "policy_options", task.seed);
   return SimulateIntervals(workload, apps, *policy, options, observer);
+}
+
+// Pollux on a Shockwave trace (pollux_trace_workload.hpp): the catalogue model is the truth, the
+// cluster has the catalogue's node size unless the options say otherwise.
+SimulationResult RunPolluxTraceTask(const TaskConfig& task, const RoundObserver& observer) {
+  const Trace trace = ReadTrace(task.trace_path);
+  const Catalogue catalogue = LoadPolluxTraceCatalogue(task.throughputs_path);
+  const IntervalSimulationOptions options = EngineOptions(task, catalogue.gpus_per_node);
+  PolluxApplications apps("");
+  // A measured table (not a .toml catalogue) also gives T_excl, as in the round engine.
+  std::unique_ptr<ThroughputSource> table;
+  const std::string& path = task.throughputs_path;
+  if (path.size() < 5 || path.compare(path.size() - 5, 5, ".toml") != 0) {
+    table = models::LoadThroughputSource(path);
+  }
+  const PolluxTraceInputs inputs = BuildPolluxTraceInputs(trace, catalogue, apps, table.get());
+  std::unique_ptr<IntervalPolicy> policy =
+      MakeIntervalPolicy(task.policy, task.policy_options, "policy_options", task.seed);
+  SimulationResult result = SimulateIntervals(inputs.workload, apps, *policy, options, observer);
+  // Report like the round engine: the trace's model names, ρ against Shockwave's T_excl.
+  for (JobResult& job : result.jobs) {
+    job.model = trace.jobs[job.id].model;
+    job.mode = trace.jobs[job.id].mode;
+    job.exclusive_time_s = inputs.exclusive_time_s[job.id];
+  }
+  result.summary.worst_ftf_rho = SummaryMetrics{}.worst_ftf_rho;
+  ComputeMetrics(result, options.num_nodes * options.gpus_per_node);
+  return result;
 }
 
 }  // namespace adaptsim

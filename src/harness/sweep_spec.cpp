@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/pollux_task.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
 
@@ -93,15 +94,22 @@ std::string ExpandVariables(const Reader& reader, const toml::node& node, const 
   return out + text.substr(pos);
 }
 
-/// A path value: string, variables expanded, relative to the spec's directory, existing file.
-std::string ReadPath(const Reader& reader, const toml::node& node, const std::string& field) {
+/// A path value: string, variables expanded, relative to the spec's directory, an existing file
+/// — or, when `folder_ok` (`throughputs`: the Pollux profile folder), an existing folder.
+std::string ReadPath(const Reader& reader, const toml::node& node, const std::string& field,
+                     bool folder_ok) {
   if (!node.is_string()) reader.WrongType(node, field, "a path string");
   std::string text = ExpandVariables(reader, node, field, *node.value<std::string>());
   if (text.empty()) reader.Throw(node, field, "empty path");
   fs::path path = fs::path(text).is_absolute() ? fs::path(text) : reader.dir / text;
   path = path.lexically_normal();
-  if (!fs::is_regular_file(path)) reader.Throw(node, field, "file not found: " + path.string());
-  return path.string();
+  if (fs::is_regular_file(path)) return path.string();
+  if (fs::is_directory(path)) {
+    if (folder_ok) return path.string();
+    reader.Throw(node, field, "expected a file, got a folder: " + path.string());
+  }
+  reader.Throw(node, field,
+               std::string(folder_ok ? "file or folder" : "file") + " not found: " + path.string());
 }
 
 std::int64_t ReadInteger(const Reader& reader, const toml::node& node, const std::string& field,
@@ -172,7 +180,8 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
 /// One value of axis `key` as JSON, type- and range-checked.
 nlohmann::json ReadValue(const Reader& reader, const std::string& key, const toml::node& node,
                          const std::string& field) {
-  if (key == "traces" || key == "throughputs") return ReadPath(reader, node, field);
+  if (key == "traces") return ReadPath(reader, node, field, false);
+  if (key == "throughputs") return ReadPath(reader, node, field, true);
   if (key == "policies") return ReadPolicyName(reader, node, field);
   if (key == "num_gpus") return ReadInteger(reader, node, field, 1);
   if (key == "max_failed_attempts") return ReadInteger(reader, node, field, 1);
@@ -381,7 +390,26 @@ void CheckOptionPolicies(const Reader& reader, const Collected& collected, const
   }
 }
 
+/// Pollux workload CSV (name,time,application,num_replicas,batch_size; docs/pollux.md): jobs and
+/// last arrival only (its durations are not in the file). Malformed rows are left to the reader
+/// of the task (pollux_workload.hpp), which names file and line.
+TraceStats ReadPolluxWorkloadStats(const std::string& path) {
+  TraceStats stats;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ++stats.num_jobs;
+    std::size_t comma = line.find(',');
+    if (comma == std::string::npos) continue;
+    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(line.c_str() + comma + 1));
+  }
+  return stats;
+}
+
 TraceStats ReadTraceStats(const std::string& path) {
+  if (IsPolluxWorkload(path)) return ReadPolluxWorkloadStats(path);
   TraceStats stats;
   std::ifstream in(path);
   std::string line;

@@ -1,16 +1,19 @@
 // TaskConfig <-> canonical JSON, and the content-hash task id (HARNESS.md §C.2).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <vector>
 
 #include <boost/uuid/name_generator_sha1.hpp>
 #include <boost/uuid/uuid.hpp>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/task.hpp"
+#include "harness/content_hash.hpp"
 
 namespace adaptsim {
 namespace {
@@ -157,6 +160,8 @@ std::string TaskConfig::Id() const {
 }
 
 std::string FileContentHash(const std::string& path) {
+  // A folder (the Pollux profile folder) hashes its files' hashes (content_hash.hpp).
+  if (std::filesystem::is_directory(path)) return FolderContentHash(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "", "cannot read file");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -165,11 +170,35 @@ std::string FileContentHash(const std::string& path) {
   return Hex(generate(bytes.data(), bytes.size()));
 }
 
+std::string FolderContentHash(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) throw InputError(folder, 0, "", "folder not found");
+  std::vector<std::string> files;  // relative paths, '/'-separated
+  fs::recursive_directory_iterator it(folder, error), end;
+  if (error) throw InputError(folder, 0, "", "cannot list folder: " + error.message());
+  for (; it != end; it.increment(error)) {
+    if (error) throw InputError(folder, 0, "", "cannot list folder: " + error.message());
+    if (it->is_regular_file(error)) {
+      files.push_back(it->path().lexically_relative(folder).generic_string());
+    }
+  }
+  if (files.empty()) throw InputError(folder, 0, "", "folder holds no file to hash");
+  std::sort(files.begin(), files.end());
+  std::string manifest;
+  for (const std::string& file : files) {
+    manifest += file + "\t" + FileContentHash((fs::path(folder) / file).string()) + "\n";
+  }
+  boost::uuids::name_generator_sha1 generate(kFileNamespace);
+  return Hex(generate(manifest.data(), manifest.size()));
+}
+
 void FillContentHashes(TaskConfig& task) {
   task.trace_hash = FileContentHash(task.trace_path);
-  task.throughputs_hash = std::filesystem::is_regular_file(task.throughputs_path)
-                              ? FileContentHash(task.throughputs_path)
-                              : std::string();
+  // A file or a folder (Pollux profiles) is hashed; anything else (a catalogue name) is not.
+  const bool hashable = std::filesystem::is_regular_file(task.throughputs_path) ||
+                        std::filesystem::is_directory(task.throughputs_path);
+  task.throughputs_hash = hashable ? FileContentHash(task.throughputs_path) : std::string();
 }
 
 }  // namespace adaptsim

@@ -15,8 +15,9 @@ class NeedsPolluxWorkload : public RoundScheduler {
   RoundPlan PlanRound(const ClusterState&) override {
     throw InputError("policy", 0, "policy",
                      "policy '" + name_ +
-                         "' runs on Pollux workloads (a .csv workload with --throughputs = the "
-                         "pollux/traces folder), not on .trace files");
+                         "' runs in the interval engine (RunTask dispatches it: a .csv Pollux "
+                         "workload, or a .trace with a catalogue/throughputs file), not in the "
+                         "round engine");
   }
 
  private:
@@ -35,6 +36,10 @@ std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const std::string& name,
   throw InputError(
       context, 0, "policy",
       "policy '" + name + "' does not run on Pollux workloads (known: pollux, optimus, tiresias)");
+}
+
+bool IsIntervalPolicy(const std::string& name) {
+  return name == "pollux" || name == "optimus" || name == "tiresias";
 }
 
 PolicyInstance IntervalPolicyRegistryEntry(const std::string& name, const nlohmann::json& options,

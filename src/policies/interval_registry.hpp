@@ -22,6 +22,9 @@ std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const std::string& name,
                                                    const std::string& context,
                                                    std::uint64_t seed = 0);
 
+/// True for the interval engine's policies: pollux, optimus, tiresias.
+bool IsIntervalPolicy(const std::string& name);
+
 /// Registry entry: validates `options` like MakeIntervalPolicy, returns a round scheduler whose
 /// PlanRound throws InputError("policy '<name>' runs on Pollux workloads (.csv) ...").
 PolicyInstance IntervalPolicyRegistryEntry(const std::string& name, const nlohmann::json& options,

@@ -109,9 +109,12 @@ BatchConfig PolluxPolicy::ChooseBatch(const IntervalJobView& job,
   for (int r : placement) num_replicas += r;
   const Agent* agent = nullptr;
   if (auto it = agents_.find(job.index); it != agents_.end()) agent = &it->second;
-  if (app.name() == "ncf" || agent == nullptr || !agent->perf) {
-    const int target = app.name() == "ncf"
-                           ? kNcfBatchSize
+  // A fixed total batch: the artifact's ncf, or a synthetic job without batch-size adaptation
+  // (fixed_batch_size() is 0 for every profiled application).
+  const int fixed_total = app.name() == "ncf" ? kNcfBatchSize : app.fixed_batch_size();
+  if (fixed_total > 0 || agent == nullptr || !agent->perf) {
+    const int target = fixed_total > 0
+                           ? fixed_total
                            : std::max(app.init_batch_size(), app.min_local_bsz() * num_replicas);
     const models::GoodputChoice fixed =
         models::FixedBatch(target, num_replicas, app.init_batch_size(), app.max_local_bsz());
@@ -128,8 +131,9 @@ int PolluxPolicy::MaxReplicas(const IntervalJobView& job, int total_gpus) const 
   if (app.name() == "ncf") return 1;
   auto it = agents_.find(job.index);
   const int profiled = it == agents_.end() ? 0 : it->second.max_profiled_replicas;
+  const int own_cap = app.max_replicas() > 0 ? app.max_replicas() : total_gpus;  // 0 = none
   return std::min(
-      {std::max(2 * profiled, 1), total_gpus, app.max_batch_size() / app.min_local_bsz()});
+      {std::max(2 * profiled, 1), total_gpus, own_cap, app.max_batch_size() / app.min_local_bsz()});
 }
 
 // _adapt_prev_states (pollux.py:60-86): rows of surviving jobs are matched by POSITION in the old

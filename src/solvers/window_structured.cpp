@@ -20,53 +20,6 @@ void Require(bool ok, const std::string& field, const std::string& message) {
   if (!ok) throw InputError("window_problem", 0, field, message);
 }
 
-/// Round indices sorted by free capacity (largest first), earliest first among equals.
-std::vector<int> RoundsByResidual(const std::vector<int>& residual) {
-  std::vector<int> order(residual.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return residual[a] > residual[b]; });
-  return order;
-}
-
-/// Places `jobs` (in the given order) with `pick` choosing the rounds; empty on failure.
-template <typename Pick>
-WindowSchedule PlaceInOrder(const std::vector<int>& order, const std::vector<int>& gpus,
-                            const std::vector<int>& rounds, int num_gpus, int num_rounds,
-                            Pick pick) {
-  WindowSchedule x(gpus.size(), std::vector<char>(num_rounds, 0));
-  std::vector<int> residual(num_rounds, num_gpus);
-  for (int j : order) {
-    if (rounds[j] <= 0) continue;
-    if (rounds[j] > num_rounds) return {};
-    std::vector<int> chosen = pick(residual, gpus[j], rounds[j]);
-    if (static_cast<int>(chosen.size()) < rounds[j]) return {};
-    for (int t : chosen) {
-      residual[t] -= gpus[j];
-      x[j][t] = 1;
-    }
-  }
-  return x;
-}
-
-std::vector<int> LargestResidual(const std::vector<int>& residual, int w, int n) {
-  std::vector<int> chosen;
-  for (int t : RoundsByResidual(residual)) {
-    if (static_cast<int>(chosen.size()) == n || residual[t] < w) break;
-    chosen.push_back(t);
-  }
-  return chosen;
-}
-
-std::vector<int> EarliestFit(const std::vector<int>& residual, int w, int n) {
-  std::vector<int> chosen;
-  for (int t = 0; t < static_cast<int>(residual.size()) && static_cast<int>(chosen.size()) < n;
-       ++t) {
-    if (residual[t] >= w) chosen.push_back(t);
-  }
-  return chosen;
-}
-
 /// Per-job tables over n = 0..T of u_j(n) and s_j(n).
 struct Tables {
   std::vector<std::vector<double>> utility;
@@ -111,12 +64,11 @@ class Filler {
       if (used + gpus_[j] > capacity) continue;
       if (!PlaceOne(x, residual, j)) {
         ++n[j];
-        WindowSchedule relaid = BalancedLayout(gpus_, n, problem_.num_gpus, rounds);
-        if (relaid.empty()) {
+        if (!LayoutFeasible(gpus_, n, problem_.num_gpus, rounds)) {
           --n[j];
           continue;
         }
-        x = std::move(relaid);
+        BalancedLayoutInto(gpus_, n, problem_.num_gpus, rounds, x);
         residual = Residual(x);
       } else {
         ++n[j];
@@ -318,69 +270,6 @@ double WindowObjective(const WindowProblem& problem, const std::vector<int>& rou
     level = std::max(level, s);
   }
   return utility - problem.k * level;
-}
-
-WindowSchedule BalancedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                              int num_gpus, int num_rounds) {
-  std::vector<int> order(gpus.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return gpus[a] != gpus[b] ? gpus[a] > gpus[b] : rounds[a] > rounds[b];
-  });
-  return PlaceInOrder(order, gpus, rounds, num_gpus, num_rounds, LargestResidual);
-}
-
-bool LayoutFeasible(const std::vector<int>& gpus, const std::vector<int>& rounds, int num_gpus,
-                    int num_rounds) {
-  long total = 0;
-  for (std::size_t j = 0; j < gpus.size(); ++j) total += static_cast<long>(gpus[j]) * rounds[j];
-  if (total > static_cast<long>(num_gpus) * num_rounds) return false;
-  return !BalancedLayout(gpus, rounds, num_gpus, num_rounds).empty() || total == 0;
-}
-
-WindowSchedule RankedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                            const std::vector<double>& priority, int num_gpus, int num_rounds) {
-  std::vector<int> order(gpus.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto density = [&](int j) { return rounds[j] > 0 ? priority[j] / rounds[j] : 0.0; };
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    const double da = density(a), db = density(b);
-    return da != db ? da > db : gpus[a] > gpus[b];
-  });
-  // Jobs in density order take their earliest rounds with room, unless that would leave the
-  // jobs still to place without a layout (checked with the greedy layout on the residual
-  // capacities); then they take the rounds with the most room.
-  WindowSchedule x(gpus.size(), std::vector<char>(num_rounds, 0));
-  std::vector<int> residual(num_rounds, num_gpus);
-  for (std::size_t pos = 0; pos < order.size(); ++pos) {
-    const int j = order[pos];
-    if (rounds[j] <= 0) continue;
-    std::vector<int> chosen = EarliestFit(residual, gpus[j], rounds[j]);
-    bool ok = static_cast<int>(chosen.size()) == rounds[j];
-    if (ok) {
-      std::vector<int> after = residual;
-      for (int t : chosen) after[t] -= gpus[j];
-      std::vector<int> rest(order.begin() + pos + 1, order.end());
-      std::stable_sort(rest.begin(), rest.end(), [&](int a, int b) {
-        return gpus[a] != gpus[b] ? gpus[a] > gpus[b] : rounds[a] > rounds[b];
-      });
-      for (int i : rest) {
-        if (rounds[i] <= 0) continue;
-        std::vector<int> taken = LargestResidual(after, gpus[i], rounds[i]);
-        if (static_cast<int>(taken.size()) < rounds[i]) {
-          ok = false;
-          break;
-        }
-        for (int t : taken) after[t] -= gpus[i];
-      }
-    }
-    if (!ok) chosen = LargestResidual(residual, gpus[j], rounds[j]);
-    if (static_cast<int>(chosen.size()) < rounds[j]) {
-      return BalancedLayout(gpus, rounds, num_gpus, num_rounds);
-    }
-    for (int t : chosen) residual[t] -= gpus[j], x[j][t] = 1;
-  }
-  return x;
 }
 
 WindowSolution SolveWindowStructured(const WindowProblem& problem) {

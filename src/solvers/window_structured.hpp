@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "solvers/window_layout.hpp"
+
 namespace adaptsim {
 
 /// One job of the window problem. Units: seconds and epochs.
@@ -48,9 +50,6 @@ struct WindowProblem {
   void Validate() const;
 };
 
-/// x[j][t] ∈ {0,1}, jobs × rounds.
-using WindowSchedule = std::vector<std::vector<char>>;
-
 enum class WindowStatus { kOptimal, kFeasible, kInfeasible, kLimitReached, kError };
 std::string ToString(WindowStatus status);
 
@@ -76,21 +75,6 @@ double Shortfall(const WindowProblem& problem, const WindowJob& job, int n);
 double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, int n);
 /// Φ(n); -infinity if some s_j(n_j) exceeds its cap (beyond 1e-6 s).
 double WindowObjective(const WindowProblem& problem, const std::vector<int>& rounds);
-
-/// Greedy layout (gangs by decreasing size, then decreasing n; each into the n_j rounds with the
-/// largest free capacity, earliest first). Returns an empty schedule iff no layout exists.
-/// Requires every gang size to be a power of two dividing `num_gpus` (checked).
-WindowSchedule BalancedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                              int num_gpus, int num_rounds);
-bool LayoutFeasible(const std::vector<int>& gpus, const std::vector<int>& rounds, int num_gpus,
-                    int num_rounds);
-
-/// A layout with row sums n_j that front-loads jobs by π_j / n_j — the greedy
-/// reading of the reference's ranking MILP (`rank_in_schedule_jobs`, `shockwave.py:714-793`:
-/// minimise Σ_j π_j Σ_t t y_jt / n_j). Falls back to BalancedLayout when the greedy order does
-/// not fit. Empty iff no layout exists.
-WindowSchedule RankedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                            const std::vector<double>& priority, int num_gpus, int num_rounds);
 
 /// The structured solver: bisection for the smallest feasible max-remaining level M, then for
 /// each candidate level M (values s_j(n), increasing, pruned by the relaxation bound) the

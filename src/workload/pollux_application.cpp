@@ -168,7 +168,56 @@ PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
   return app;
 }
 
+PolluxApplication PolluxApplication::Synthetic(SyntheticApplicationSpec spec) {
+  const std::string& where = spec.context;
+  auto check = [&](bool ok, const char* field, const std::string& message) {
+    if (!ok) throw InputError(where, 0, field, spec.name + ": " + message);
+  };
+  const std::size_t epochs = spec.epoch_progress.size();
+  check(spec.init_batch_size >= 1, "batch_size", "initial batch size must be >= 1");
+  check(spec.max_batch_size >= spec.init_batch_size, "batch_size", "max batch size < initial");
+  check(spec.min_local_bsz >= 1 && spec.max_local_bsz >= spec.min_local_bsz, "local_bsz",
+        "need 1 <= min_local_bsz <= max_local_bsz");
+  check(spec.max_replicas >= 0 && spec.fixed_batch_size >= 0, "max_replicas", "must be >= 0");
+  check(epochs >= 1 && spec.epoch_grad.size() == epochs, "epochs",
+        "need one progress and one gradient-statistics entry per epoch (>= 1 epoch)");
+  check(spec.samples_per_epoch > 0 && static_cast<bool>(spec.step_times), "samples_per_epoch",
+        "need samples per epoch > 0 and a step-time function");
+  PolluxApplication app;
+  app.name_ = spec.name;
+  app.dir_ = spec.context;
+  app.validated_ = {spec.init_batch_size};
+  if (spec.max_batch_size > spec.init_batch_size) app.validated_.push_back(spec.max_batch_size);
+  Validation v;
+  double progress = 0.0;
+  for (std::size_t e = 0; e < epochs; ++e) {
+    check(spec.epoch_progress[e] > 0 && std::isfinite(spec.epoch_progress[e]), "progress",
+          "epoch progress must be positive");
+    progress += spec.epoch_progress[e];
+    v.progress.push_back(progress);
+    v.grad_sqr.push_back(spec.epoch_grad[e].sqr);
+    v.grad_var.push_back(spec.epoch_grad[e].var);
+  }
+  for (int batch : app.validated_) {
+    Validation at = v;
+    for (std::size_t e = 0; e < epochs; ++e) {
+      at.iteration.push_back(spec.samples_per_epoch * static_cast<double>(e + 1) / batch);
+    }
+    app.validation_.push_back(std::move(at));
+  }
+  app.min_local_bsz_ = spec.min_local_bsz;
+  app.max_local_bsz_ = spec.max_local_bsz;
+  app.max_epochs_ = static_cast<int>(epochs);
+  app.max_replicas_ = spec.max_replicas;
+  app.fixed_batch_size_ = spec.fixed_batch_size;
+  app.step_times_ = std::move(spec.step_times);
+  return app;
+}
+
 std::pair<int, int> PolluxApplication::Bracket(double batch_size) const {
+  // Synthetic applications: statistics do not depend on the batch size (see Synthetic()).
+  if (step_times_)
+    batch_size = std::clamp<double>(batch_size, validated_.front(), validated_.back());
   int lower = -1, upper = -1;
   for (std::size_t i = 0; i < validated_.size(); ++i) {
     if (validated_[i] <= batch_size) lower = static_cast<int>(i);
@@ -242,6 +291,12 @@ StepTimes PolluxApplication::Throughput(const std::vector<int>& placement, doubl
 }
 
 StepTimes PolluxApplication::LookUp(const std::vector<int>& placement, double local_bsz) const {
+  if (step_times_) {
+    int nodes = 0, replicas = 0;
+    for (int r : placement) nodes += r > 0, replicas += r;
+    if (replicas < 1) throw InputError(dir_, 0, "placement", name_ + ": no replicas");
+    return step_times_(nodes, replicas, local_bsz);
+  }
   const std::vector<int> canonical = CanonicalPlacement(placement);
   const std::string placements_path = (fs::path(dir_) / "placements.csv").string();
   if (canonical.empty()) throw InputError(placements_path, 0, "placement", "no replicas");
@@ -297,6 +352,12 @@ constexpr KnownApplication kKnownApplications[] = {
 };
 
 }  // namespace
+
+void PolluxApplications::Add(PolluxApplication app) {
+  const std::string name = app.name();
+  if (loaded_.count(name) > 0) throw InputError(name, 0, "application", "registered twice");
+  loaded_.emplace(name, std::make_unique<PolluxApplication>(std::move(app)));
+}
 
 const PolluxApplication& PolluxApplications::Get(const std::string& name,
                                                  const std::string& context_file,

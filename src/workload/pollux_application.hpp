@@ -20,6 +20,7 @@
 // throughput look-up memoizes, as the artifact's @memoize); one instance per simulation.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,6 +49,25 @@ struct PolluxApplicationOverrides {
   int max_local_bsz = 0;
 };
 
+/// A synthetic application: analytic step times and per-epoch statistics instead of profile
+/// files. Pollux on the Shockwave traces builds one per trace job (docs/pollux.md, "Pollux on
+/// the Shockwave traces"; src/harness/pollux_trace_workload.hpp).
+struct SyntheticApplicationSpec {
+  std::string name;         ///< unique application name
+  std::string context;      ///< file named in error messages (the trace)
+  int init_batch_size = 0;  ///< M0 >= 1
+  int max_batch_size = 0;   ///< largest total batch, >= M0
+  int min_local_bsz = 1;    ///< per-GPU batch bounds, 1 <= min <= max
+  int max_local_bsz = 0;
+  int max_replicas = 0;                   ///< 0 = no cap of its own (1 = not distributed)
+  int fixed_batch_size = 0;               ///< > 0: the job trains at this total batch only
+  std::vector<double> epoch_progress;     ///< progress gained in each epoch (> 0), E entries
+  std::vector<GradientStats> epoch_grad;  ///< gradient statistics of each epoch, E entries
+  double samples_per_epoch = 0;           ///< D (> 0), for Iteration()
+  /// Step time and sync wait at (nodes, replicas, per-GPU batch); must be positive and finite.
+  std::function<StepTimes(int num_nodes, int num_replicas, double local_bsz)> step_times;
+};
+
 class PolluxApplication {
  public:
   /// Reads `trace_dir`/{placements.csv, scalability.csv, validation-*.csv}; the app name is the
@@ -55,6 +75,10 @@ class PolluxApplication {
   /// or fewer validation rows than max_epochs.
   static PolluxApplication Load(const std::string& trace_dir,
                                 const PolluxApplicationOverrides& overrides);
+  /// Builds a synthetic application. GradStats/Iteration ignore the validated-range check
+  /// (statistics do not depend on the batch size); Throughput calls `step_times`. Throws
+  /// InputError(context, field) for inconsistent specs.
+  static PolluxApplication Synthetic(SyntheticApplicationSpec spec);
   ~PolluxApplication();
   PolluxApplication(PolluxApplication&&) noexcept;
   PolluxApplication& operator=(PolluxApplication&&) noexcept;
@@ -67,6 +91,11 @@ class PolluxApplication {
   int max_epochs() const { return max_epochs_; }
   int completion_epoch() const { return max_epochs_ - 1; }
   const std::vector<int>& validated_batch_sizes() const { return validated_; }
+  /// Replica cap of the application itself; 0 = none (every profiled application).
+  int max_replicas() const { return max_replicas_; }
+  /// > 0: the job's total batch is fixed (a synthetic job without batch-size adaptation); 0 for
+  /// every profiled application (the artifact's ncf rule lives in the policies).
+  int fixed_batch_size() const { return fixed_batch_size_; }
 
   /// `placement` = replicas per node (zeros ignored, >= 1 replica). Throws InputError (file =
   /// the app's placements.csv) when the look-up is outside the profiled domain.
@@ -98,6 +127,9 @@ class PolluxApplication {
   int min_local_bsz_ = 0;
   int max_local_bsz_ = 0;
   int max_epochs_ = 0;
+  int max_replicas_ = 0;
+  int fixed_batch_size_ = 0;
+  std::function<StepTimes(int, int, double)> step_times_;  ///< set for synthetic applications
   mutable std::map<std::pair<std::vector<int>, double>, StepTimes> memo_;
 };
 
@@ -116,6 +148,9 @@ class PolluxApplications {
   const PolluxApplication& Get(const std::string& name, const std::string& context_file = "",
                                int context_line = 0);
   const std::string& traces_dir() const { return traces_dir_; }
+  /// Registers `app` under its name (synthetic applications); Get() returns it from then on.
+  /// Throws InputError when the name is taken.
+  void Add(PolluxApplication app);
 
  private:
   std::string traces_dir_;

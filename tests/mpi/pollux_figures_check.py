@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""Pollux figures test: runs analysis/pollux_figures.py on a results file and checks that every
+figure exists (PNG and PDF) and that every plotted number equals the value recomputed here
+straight from the file with h5py (task summaries and per-job JCTs).
+Usage: pollux_figures_check.py RESULTS.h5 POLLUX_FIGURES.py OUT_DIR"""
+import csv
+import math
+import os
+import re
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+results, figures, out = sys.argv[1:4]
+if not os.path.exists(results):
+    print(f"skipped: {results} was not written (reference data absent)")
+    sys.exit(77)
+subprocess.run([sys.executable, figures, results, "--out", out], check=True)
+for name in ["pollux_mean_jct_vs_load", "pollux_jct_cdf"]:
+    for ext in ("png", "pdf"):
+        path = os.path.join(out, f"{name}.{ext}")
+        assert os.path.getsize(path) > 1000, f"missing or empty figure {path}"
+
+
+def same(a, b):
+    return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def load_of(trace):
+    m = re.search(r"workloads-([0-9.]+)/", trace)
+    return float(m.group(1)) if m else 1.0
+
+
+expected, jobs_at = {}, {}
+with h5py.File(results, "r") as f:
+    s = f["summary"]
+    for tid, policy, trace, status, mean in zip(s["task_id"].asstr()[:], s["policy"].asstr()[:],
+                                               s["trace"].asstr()[:], s["status"].asstr()[:],
+                                               s["mean_jct_s"][:]):
+        assert status == "ok", (tid, status)
+        jobs = f["tasks"][tid]["jobs"]
+        done = jobs["outcome"].asstr()[:] == "completed"
+        jct = jobs["jct_s"][:][done]
+        assert done.all(), f"{tid}: every job completes"
+        assert same(mean, float(np.mean(jct))), (tid, mean)  # summary = its jobs
+        expected.setdefault((policy, load_of(trace)), []).append(mean)
+        jobs_at.setdefault(load_of(trace), 0)
+        jobs_at[load_of(trace)] += len(jct)
+
+rows = list(csv.DictReader(open(os.path.join(out, "pollux_jobload.csv"))))
+assert {(r["policy"], float(r["load"])) for r in rows} == set(expected), rows
+for r in rows:
+    values = expected[(r["policy"], float(r["load"]))]
+    assert int(r["count"]) == len(values), r
+    assert same(float(r["mean"]), float(np.mean(values))), r
+    assert same(float(r["mean_jct_h"]), float(np.mean(values)) / 3600), r
+cdf = list(csv.DictReader(open(os.path.join(out, "pollux_jct_cdf.csv"))))
+assert len(cdf) == jobs_at[1.0], (len(cdf), jobs_at)
+print(f"pollux figures ok: {len(rows)} table rows and {len(cdf)} CDF jobs equal the file")
