@@ -111,6 +111,29 @@ TEST_F(PolluxInputs, UnknownApplicationNamesWorkloadLine) {
   ExpectInputError([&] { RunPolluxTask(task); }, "w.csv", 3, "application");
 }
 
+// A workload batch size outside the application's validated batch sizes is rejected before the
+// simulation starts, for every policy (Pollux would otherwise ignore it, the baselines fail
+// mid-run naming only the profile), naming the workload file, line and field.
+TEST_F(PolluxInputs, BatchSizeOutsideTheValidatedRangeNamesWorkloadLine) {
+  ADAPTSIM_REQUIRE_DATA();
+  TaskConfig task;
+  task.throughputs_path = DataPath("pollux/traces");
+  task.simulation.num_gpus = 64;
+  for (const char* policy : {"pollux", "tiresias", "optimus"}) {
+    task.policy = policy;
+    task.trace_path =
+        Write("big.csv", std::string(kHeader) + "a,0,cifar10,1,128\nb,5,cifar10,1,8192\n");
+    ExpectInputError([&] { RunPolluxTask(task); }, "big.csv", 3, "batch_size");
+    task.trace_path = Write("small.csv", std::string(kHeader) + "a,0,bert,1,6\n");
+    ExpectInputError([&] { RunPolluxTask(task); }, "small.csv", 2, "batch_size");
+  }
+  // The range's ends are valid (cifar10: validation-128.csv ... validation-4096.csv).
+  task.policy = "tiresias";
+  task.trace_path =
+      Write("ends.csv", std::string(kHeader) + "a,0,cifar10,1,128\nb,5,cifar10,4,4096\n");
+  EXPECT_EQ(RunPolluxTask(task).status, "ok");
+}
+
 TEST_F(PolluxInputs, MissingProfileFiles) {
   ADAPTSIM_REQUIRE_DATA();
   const std::string app = CopyProfile("bert");

@@ -70,6 +70,10 @@ class RoundScheduler {
   virtual RoundPlan PlanRound(const ClusterState& state) = 0;
   /// Solver/policy statistics for the results file (name -> value); empty by default.
   virtual std::map<std::string, double> Statistics() const { return {}; }
+  /// A note for the task's status message when the run completed but the policy had to degrade
+  /// (e.g. solver limits hit, fallbacks used); empty when there is nothing to report. The engine
+  /// appends it to SimulationResult::message, which the results file stores with the status.
+  virtual std::string Diagnostics() const { return {}; }
 };
 
 }  // namespace adaptsim

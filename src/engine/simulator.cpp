@@ -371,6 +371,9 @@ SimulationResult Engine::Run() {
     ++round_;
   }
   result_.policy_statistics = scheduler_.Statistics();
+  if (const std::string note = scheduler_.Diagnostics(); !note.empty()) {
+    result_.message = result_.message.empty() ? note : result_.message + "; " + note;
+  }
   result_.summary.makespan_s = now_s_;
   ComputeMetrics(result_, options_.num_gpus);
   result_.wall_time_s =

@@ -62,6 +62,7 @@ SimulationResult RunPolluxTask(const TaskConfig& task, const RoundObserver& obse
   }
   PolluxWorkload workload = ReadPolluxWorkload(task.trace_path);
   PolluxApplications apps(task.throughputs_path);
+  CheckWorkloadAgainstProfiles(workload, apps);
   std::unique_ptr<IntervalPolicy> policy =
       MakeIntervalPolicy(task.policy, task.policy_options, "policy_options", task.seed);
   return SimulateIntervals(workload, apps, *policy, options, observer);

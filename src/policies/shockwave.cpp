@@ -191,8 +191,12 @@ WindowSolution ShockwavePolicy::Solve(const WindowProblem& problem) {
     solution = SolveWindowGeneral(problem, options);
   }
   solver_nodes_ += solution.nodes;
+  ++solver_calls_;
   if (solution.status == WindowStatus::kError || solution.status == WindowStatus::kLimitReached) {
     ++solver_failures_;
+  } else if (config_.solver == ShockwaveSolver::kGeneral &&
+             solution.status == WindowStatus::kFeasible) {
+    ++solver_limits_;  // CBC stopped at solver_max_nodes before reaching solver_rel_gap
   }
   return solution;
 }
@@ -233,6 +237,12 @@ WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, do
     options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
     ranked = SolveRankingGeneral(gpus, relaxed.rounds, priority, problem.num_gpus,
                                  problem.num_rounds, options);
+    const bool any_rounds =
+        std::any_of(relaxed.rounds.begin(), relaxed.rounds.end(), [](int n) { return n > 0; });
+    if (any_rounds) {
+      ++solver_calls_;
+      if (ranked.empty()) ++solver_failures_;  // the relaxed layout is used unranked
+    }
   }
   return ranked.empty() ? relaxed.x : ranked;
 }
@@ -311,7 +321,18 @@ std::map<std::string, double> ShockwavePolicy::Statistics() const {
   return {{"shockwave_resolves", static_cast<double>(resolves_)},
           {"shockwave_fallbacks", static_cast<double>(fallbacks_)},
           {"shockwave_solver_failures", static_cast<double>(solver_failures_)},
+          {"shockwave_solver_limits", static_cast<double>(solver_limits_)},
+          {"shockwave_solver_calls", static_cast<double>(solver_calls_)},
           {"shockwave_solver_nodes", static_cast<double>(solver_nodes_)}};
+}
+
+std::string ShockwavePolicy::Diagnostics() const {
+  if (solver_limits_ == 0 && solver_failures_ == 0) return {};
+  std::string note = "shockwave: of " + std::to_string(solver_calls_) + " solver calls, ";
+  note += std::to_string(solver_limits_) +
+          " stopped at solver_max_nodes outside solver_rel_gap (incumbent used), ";
+  note += std::to_string(solver_failures_) + " ended without a solution (fallback used)";
+  return note;
 }
 
 }  // namespace adaptsim

@@ -55,6 +55,10 @@ class ShockwavePolicy final : public RoundScheduler {
   /// resolves, fallbacks (infeasible finish-time constraints), solver failures, mean solver
   /// nodes. Deterministic (no wall times).
   std::map<std::string, double> Statistics() const override;
+  /// Names the solver limits and failures of the run (general solver), e.g. "shockwave: 3 of 412
+  /// MILP solves stopped at the node limit outside the gap (incumbent used), 1 failed (fallback
+  /// used)"; empty when every solve ended normally.
+  std::string Diagnostics() const override;
 
   /// Wall time of every re-solve in seconds (benchmarks only; not part of the results).
   const std::vector<double>& ResolveTimes() const { return resolve_times_s_; }
@@ -106,7 +110,9 @@ class ShockwavePolicy final : public RoundScheduler {
   // Statistics.
   std::int64_t resolves_ = 0;
   std::int64_t fallbacks_ = 0;
-  std::int64_t solver_failures_ = 0;
+  std::int64_t solver_failures_ = 0;  ///< no solution: error, or a limit without incumbent
+  std::int64_t solver_limits_ = 0;    ///< general: a limit hit with an incumbent outside the gap
+  std::int64_t solver_calls_ = 0;     ///< window and ranking solves
   std::int64_t solver_nodes_ = 0;
   std::vector<double> resolve_times_s_;
 };

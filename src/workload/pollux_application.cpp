@@ -375,4 +375,18 @@ const PolluxApplication& PolluxApplications::Get(const std::string& name,
                        "' (known: bert, cifar10, ncf, imagenet, deepspeech2, yolov3)");
 }
 
+void CheckWorkloadAgainstProfiles(const PolluxWorkload& workload, PolluxApplications& apps) {
+  for (const PolluxJobSpec& spec : workload.jobs) {
+    const PolluxApplication& app = apps.Get(spec.application, workload.path, spec.line);
+    if (spec.batch_size < app.init_batch_size() || spec.batch_size > app.max_batch_size()) {
+      throw InputError(workload.path, spec.line, "batch_size",
+                       "batch size " + std::to_string(spec.batch_size) + " of application '" +
+                           spec.application + "' is outside its validated range [" +
+                           std::to_string(app.init_batch_size()) + ", " +
+                           std::to_string(app.max_batch_size()) + "] (validation-<bsz>.csv in " +
+                           apps.traces_dir() + "/" + spec.application + ")");
+    }
+  }
+}
+
 }  // namespace adaptsim

@@ -157,4 +157,13 @@ class PolluxApplications {
   std::map<std::string, std::unique_ptr<PolluxApplication>> loaded_;
 };
 
+struct PolluxWorkload;
+
+/// Checks every job of `workload` against its application's profile before a simulation starts:
+/// the application exists (apps.Get) and the job's batch_size lies in the application's
+/// validated range [init_batch_size(), max_batch_size()] (the validation-<bsz>.csv files), so a
+/// bad row fails at once instead of mid-run, for every policy. Throws InputError(workload file,
+/// the row's line, "application" | "batch_size", ...).
+void CheckWorkloadAgainstProfiles(const PolluxWorkload& workload, PolluxApplications& apps);
+
 }  // namespace adaptsim
