@@ -25,6 +25,7 @@
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
+#include "bench_main.hpp"
 #include "engine/gavel_mechanism.hpp"
 
 namespace {
@@ -216,7 +217,7 @@ void Fidelity(const std::string& data, const std::vector<std::string>& policies)
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunBenchmark(int argc, char** argv) {
   const char* env = std::getenv("ADAPTSIM_DATA");
   std::string data = env != nullptr ? env : "../shared/data";
   bool fidelity = false;
@@ -245,4 +246,8 @@ int main(int argc, char** argv) {
     Timing(data, policies, repeats);
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return adaptsim::bench::RunGuarded("bench_baselines", [&] { return RunBenchmark(argc, argv); });
 }

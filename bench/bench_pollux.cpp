@@ -9,8 +9,9 @@
 #include <string>
 
 #include "adaptsim/pollux_task.hpp"
+#include "bench_main.hpp"
 
-int main(int argc, char** argv) {
+static int RunBenchmark(int argc, char** argv) {
   namespace fs = std::filesystem;
   const char* env = std::getenv("ADAPTSIM_DATA");
   const std::string data = env != nullptr && *env ? env : "../shared/data";
@@ -60,4 +61,8 @@ int main(int argc, char** argv) {
   }
   std::printf("\n");
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return adaptsim::bench::RunGuarded("bench_pollux", [&] { return RunBenchmark(argc, argv); });
 }

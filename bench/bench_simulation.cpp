@@ -18,6 +18,7 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
+#include "bench_main.hpp"
 #include "policies/shockwave.hpp"
 
 namespace {
@@ -103,7 +104,7 @@ void BenchShockwave(const std::string& data, adaptsim::ShockwaveSolver solver) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunBenchmark(int argc, char** argv) {
   const char* env = std::getenv("ADAPTSIM_DATA");
   std::string data = argc > 1 ? argv[1] : (env != nullptr ? env : "../shared/data");
   std::vector<std::string> policies;
@@ -137,4 +138,8 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return adaptsim::bench::RunGuarded("bench_simulation", [&] { return RunBenchmark(argc, argv); });
 }

@@ -3,12 +3,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
+
+#include "store/utc_timestamp.hpp"
 
 namespace adaptsim {
 namespace {
@@ -16,15 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kManifest[] = "manifest.jsonl";
-
-std::string UtcNow() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 /// A shard's file name: 32 hex digits + ".h5".
 bool IsShardName(const std::string& name) {
@@ -102,7 +93,7 @@ void ShardDirectory::AppendManifest(const TaskRecord& record) {
                           {"task_index", record.task_index},
                           {"rank", record.rank},
                           {"wall_time_s", record.result.wall_time_s},
-                          {"finished_utc", UtcNow()}};
+                          {"finished_utc", UtcTimestamp()}};
   std::string text = entry.dump() + "\n";
   std::string path = (fs::path(dir_) / kManifest).string();
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);

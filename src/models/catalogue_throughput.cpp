@@ -10,6 +10,7 @@
 #include "adaptsim/error.hpp"
 #include "adaptsim/job.hpp"
 #include "adaptsim/workload.hpp"
+#include "trace/text_lines.hpp"
 
 namespace adaptsim::models {
 namespace {
@@ -90,14 +91,6 @@ std::vector<LabelledSample> TableSamples(const ThroughputTable& table, const Mod
 
 // ---- Pollux CSV profiles (POLLUX.md §4.3). ----
 
-std::vector<std::string> SplitCommas(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream stream(line);
-  for (std::string field; std::getline(stream, field, ',');) fields.push_back(field);
-  if (!line.empty() && line.back() == ',') fields.push_back("");
-  return fields;
-}
-
 double ParseCell(const std::string& path, int line, const std::string& column,
                  const std::string& text) {
   std::size_t used = 0;
@@ -130,14 +123,14 @@ void ReadPolluxCsv(const std::string& path, bool placement_column,
           : std::vector<std::string>{"num_nodes", "num_replicas", "local_bsz", "step_time",
                                      "sync_time"};
   std::string line;
-  if (!std::getline(in, line) || SplitCommas(line) != columns) {
+  if (!std::getline(in, line) || SplitFields(line, ',') != columns) {
     throw InputError(path, 1, "",
                      "expected the header row of a Pollux " +
                          std::string(placement_column ? "placements" : "scalability") + ".csv");
   }
   for (int number = 2; std::getline(in, line); ++number) {
     if (line.empty()) continue;
-    std::vector<std::string> cells = SplitCommas(line);
+    std::vector<std::string> cells = SplitFields(line, ',');
     if (cells.size() != columns.size())
       throw InputError(path, number, "", "wrong number of columns");
     std::vector<double> v;

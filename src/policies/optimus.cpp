@@ -4,9 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/pollux_goodput.hpp"
-#include "policies/policy_options.hpp"
-#include "policies/tiresias.hpp"
+#include "policies/tuned_jobs.hpp"
 #include "workload/pollux_application.hpp"
 #include "workload/pollux_workload.hpp"
 
@@ -14,19 +12,13 @@ namespace adaptsim {
 
 std::unique_ptr<OptimusPolicy> OptimusPolicy::FromOptions(const nlohmann::json& options,
                                                           const std::string& context) {
-  internal::RequireKnownOptions(options, "optimus",
-                                {"interval_s", "restart_delay_s", "interference", "gpus_per_node"},
-                                context);
+  RequireEngineOptionsOnly(options, "optimus", context);
   return std::make_unique<OptimusPolicy>();
 }
 
 BatchConfig OptimusPolicy::ChooseBatch(const IntervalJobView& job,
                                        const std::vector<int>& placement) {
-  int replicas = 0;
-  for (int r : placement) replicas += r;
-  models::GoodputChoice fixed = models::FixedBatch(
-      job.spec->batch_size, replicas, job.app->init_batch_size(), job.app->max_local_bsz());
-  return {fixed.atomic_bsz, fixed.accum_steps};
+  return TunedJobBatch(job, placement);
 }
 
 double OptimusStepTime(const IntervalJobView& job, int num_replicas, int per_node) {

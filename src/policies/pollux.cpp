@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "adaptsim/error.hpp"
 #include "policies/policy_options.hpp"
@@ -177,6 +178,7 @@ class PolluxObjective {
     factors_.push_back(factor);
     base_rows_.push_back(base_row);
     memo_.emplace_back((nodes_ + 1) * (nodes_ * gpus_per_node_ + 1), -1.0);
+    term_memo_.emplace_back(2 * memo_.back().size(), std::numeric_limits<double>::quiet_NaN());
   }
 
   GaObjectives operator()(const GaState& state) {
@@ -203,9 +205,7 @@ class PolluxObjective {
         changed = changed || r != base_rows_[j][n];
       }
       const double speedup = Speedup(j, nodes, replicas);
-      double scaled = speedup * dominant_share * N;
-      if (changed) scaled *= factors_[j];
-      power_sum += p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
+      power_sum += PowerTerm(j, nodes, replicas, changed, speedup, dominant_share);
       if (replicas > 0 && total > 0) utility += speedup / replicas * (replicas / total);
     }
     const double mean = p_ == 0 ? std::exp(power_sum / J) : std::pow(power_sum / J, 1.0 / p_);
@@ -222,6 +222,19 @@ class PolluxObjective {
     return memo;
   }
 
+  // The job's term of the power mean, memoised like the speedup (same inputs, same value).
+  double PowerTerm(int j, int nodes, int replicas, bool changed, double speedup,
+                   double dominant_share) {
+    const std::size_t index = 2 * (nodes * (nodes_ * gpus_per_node_ + 1) + replicas) + changed;
+    double& memo = term_memo_[j][index];
+    if (std::isnan(memo)) {
+      double scaled = speedup * dominant_share * nodes_;
+      if (changed) scaled *= factors_[j];
+      memo = p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
+    }
+    return memo;
+  }
+
   int nodes_, gpus_per_node_;
   double p_;
   std::vector<std::optional<models::SpeedupFunction>> speedups_;
@@ -229,6 +242,7 @@ class PolluxObjective {
   std::vector<double> factors_;
   std::vector<GaState> base_rows_;
   std::vector<std::vector<double>> memo_;
+  std::vector<std::vector<double>> term_memo_;  ///< [job][2 · speedup index + changed]
 };
 
 }  // namespace

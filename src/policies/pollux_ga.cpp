@@ -123,13 +123,24 @@ std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
   return crowding;
 }
 
-void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
-                 GaState& state) {
+namespace {
+
+// Buffers reused across the mutations and repairs of one GA run (no allocation per offspring).
+struct GaScratch {
+  std::vector<char> distributed;  ///< per job
+  std::vector<int> order;         ///< per node
+  std::vector<int> free;          ///< per node
+  std::vector<int> holders;       ///< per node
+};
+
+void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
+            GaState& state, GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   auto at = [&](int j, int n) -> int& { return state[static_cast<std::size_t>(j) * N + n]; };
   // (1) At most one distributed job per node; later rows lose that node (pollux.py:385-390).
   if (options.interference_avoidance) {
-    std::vector<char> distributed(J, 0);
+    std::vector<char>& distributed = scratch.distributed;
+    distributed.assign(J, 0);
     for (int j = 0; j < J; ++j) {
       int nodes = 0;
       for (int n = 0; n < N; ++n) nodes += at(j, n) > 0;
@@ -144,7 +155,8 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
     }
   }
   // (2)-(3) Max replicas and max nodes per job, over a random node order (pollux.py:391-403).
-  std::vector<int> order(N);
+  std::vector<int>& order = scratch.order;
+  order.resize(N);
   for (int j = 0; j < J; ++j) {
     int total = 0, nodes = 0;
     for (int n = 0; n < N; ++n) total += at(j, n), nodes += at(j, n) > 0;
@@ -179,10 +191,18 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
   }
 }
 
+}  // namespace
+
+void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
+                 GaState& state) {
+  GaScratch scratch;
+  Repair(problem, options, random, state, scratch);
+}
+
 namespace {
 
 // pollux.py:354-374.
-void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state) {
+void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state, GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   auto at = [&](int j, int n) -> int& { return state[static_cast<std::size_t>(j) * N + n]; };
   for (int j = 0; j < J; ++j) {
@@ -196,18 +216,22 @@ void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state) {
     for (int n = 0; n < N; ++n)
       if (random.Uniform() < 0.1) at(j, n) = 0;
   }
-  std::vector<int> free(N), holders(N, 0);
+  std::vector<int>& free = scratch.free;
+  std::vector<int>& holders = scratch.holders;
+  free.resize(N);
+  holders.assign(N, 0);
   for (int n = 0; n < N; ++n) {
     int used = 0;
     for (int j = 0; j < J; ++j) used += at(j, n), holders[n] += at(j, n) > 0;
     free[n] = problem.node_capacity[n] - used;
   }
-  const GaState before = state;
+  // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
+  // from before this step: no copy of the state is needed.
   for (int n = 0; n < N; ++n) {
     if (free[n] < 1) continue;  // no job can add a replica: p1 = p2 = 0
     const double p1 = 1.0 / J;
     for (int j = 0; j < J; ++j) {
-      const int current = before[static_cast<std::size_t>(j) * N + n];
+      const int current = at(j, n);
       const double p2 = current > 0 ? 1.0 / holders[n] : 0.0;
       if (random.Uniform() < p1 + p2 - p1 * p2) {
         const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
@@ -248,7 +272,7 @@ std::vector<Individual> Survive(std::vector<Individual> pop, int n_survive, Phil
       order.resize(n_survive - survivors.size());
     }
     for (int i : order) {
-      Individual ind = pop[front[i]];
+      Individual ind = std::move(pop[front[i]]);  // each index is in exactly one front
       ind.rank = static_cast<int>(k);
       ind.crowding = crowding[i];
       survivors.push_back(std::move(ind));
@@ -288,9 +312,11 @@ std::vector<int> SelectParents(const std::vector<Individual>& pop, int matings,
 
 // Offspring by crossover, mutation, repair and duplicate elimination (P:pymoo/model/mating.py).
 std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
-                             const std::vector<Individual>& pop, PhiloxRandom& random) {
+                             const std::vector<Individual>& pop, PhiloxRandom& random,
+                             GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   std::unordered_set<GaState, StateHash> seen;
+  seen.reserve(pop.size() + 2 * static_cast<std::size_t>(options.population_size));
   for (const Individual& ind : pop) seen.insert(ind.state);
   std::vector<Individual> offspring;
   for (int iteration = 0; iteration < options.max_mating_iterations &&
@@ -312,8 +338,8 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
     }
     std::vector<GaState> fresh;
     for (GaState& child : children) {
-      Mutate(problem, random, child);
-      RepairState(problem, options, random, child);
+      Mutate(problem, random, child, scratch);
+      Repair(problem, options, random, child, scratch);
       if (seen.insert(child).second) fresh.push_back(std::move(child));
     }
     if (static_cast<int>(fresh.size()) > remaining) {  // random subset (mating.py)
@@ -335,9 +361,10 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   GaResult result;
   std::vector<Individual> pop;
   std::unordered_set<GaState, StateHash> seen;
+  GaScratch scratch;
   for (GaState state : initial) {
     ADAPTSIM_CHECK(state.size() == static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes);
-    RepairState(problem, options, random, state);
+    Repair(problem, options, random, state, scratch);
     if (seen.insert(state).second) pop.push_back({std::move(state)});
   }
   for (Individual& ind : pop) ind.f = problem.evaluate(ind.state);
@@ -345,7 +372,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   const int initial_size = static_cast<int>(pop.size());
   pop = Survive(std::move(pop), initial_size, random);
   for (int generation = 1; generation < options.generations; ++generation) {
-    std::vector<Individual> offspring = Mate(problem, options, pop, random);
+    std::vector<Individual> offspring = Mate(problem, options, pop, random, scratch);
     for (Individual& ind : offspring) ind.f = problem.evaluate(ind.state);
     result.evaluations += static_cast<std::int64_t>(offspring.size());
     pop.insert(pop.end(), std::make_move_iterator(offspring.begin()),

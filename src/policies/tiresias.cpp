@@ -5,8 +5,7 @@
 #include <set>
 
 #include "adaptsim/error.hpp"
-#include "models/pollux_goodput.hpp"
-#include "policies/policy_options.hpp"
+#include "policies/tuned_jobs.hpp"
 #include "workload/pollux_application.hpp"
 #include "workload/pollux_workload.hpp"
 
@@ -14,34 +13,13 @@ namespace adaptsim {
 
 std::unique_ptr<TiresiasPolicy> TiresiasPolicy::FromOptions(const nlohmann::json& options,
                                                             const std::string& context) {
-  internal::RequireKnownOptions(options, "tiresias",
-                                {"interval_s", "restart_delay_s", "interference", "gpus_per_node"},
-                                context);
+  RequireEngineOptionsOnly(options, "tiresias", context);
   return std::make_unique<TiresiasPolicy>();
-}
-
-std::vector<int> TakeMostFreeGpus(std::map<int, int>& free_gpus, int num_replicas) {
-  std::vector<int> allocation;
-  while (static_cast<int>(allocation.size()) < num_replicas) {
-    auto best = free_gpus.end();
-    for (auto it = free_gpus.begin(); it != free_gpus.end(); ++it) {
-      if (best == free_gpus.end() || it->second > best->second) best = it;
-    }
-    ADAPTSIM_CHECK(best != free_gpus.end() && best->second > 0);
-    const int take = std::min(best->second, num_replicas - static_cast<int>(allocation.size()));
-    allocation.insert(allocation.end(), take, best->first);
-    best->second -= take;
-  }
-  return allocation;
 }
 
 BatchConfig TiresiasPolicy::ChooseBatch(const IntervalJobView& job,
                                         const std::vector<int>& placement) {
-  int replicas = 0;
-  for (int r : placement) replicas += r;
-  models::GoodputChoice fixed = models::FixedBatch(
-      job.spec->batch_size, replicas, job.app->init_batch_size(), job.app->max_local_bsz());
-  return {fixed.atomic_bsz, fixed.accum_steps};
+  return TunedJobBatch(job, placement);
 }
 
 // Queue maintenance (tiresias.py:19-61); starvation handling is off (`_solve_starvation = 0`).

@@ -41,9 +41,4 @@ class TiresiasPolicy : public IntervalPolicy {
   std::map<int, Counters> counters_;  // active jobs only
 };
 
-/// Takes `num_replicas` GPUs from `free_gpus` (free count per node id), each time from the node
-/// with the most free GPUs, lowest id first among ties (collections.Counter.most_common(1) over
-/// node ids inserted in ascending order). Returns one node id per replica.
-std::vector<int> TakeMostFreeGpus(std::map<int, int>& free_gpus, int num_replicas);
-
 }  // namespace adaptsim

@@ -6,38 +6,39 @@
 namespace adaptsim {
 namespace {
 
-void RequireSize(std::size_t size, int expected, const char* field) {
+void RequireSize(const char* context, std::size_t size, int expected, const char* field) {
   if (size != static_cast<std::size_t>(expected)) {
-    throw InputError("lp", 0, field, "expected " + std::to_string(expected) + " entries");
+    throw InputError(context, 0, field, "expected " + std::to_string(expected) + " entries");
   }
 }
 
 }  // namespace
 
-void LpProblem::Validate() const {
-  if (num_cols < 0 || num_rows < 0) throw InputError("lp", 0, "num_cols", "negative size");
-  RequireSize(objective.size(), num_cols, "objective");
-  RequireSize(col_lower.size(), num_cols, "col_lower");
-  RequireSize(col_upper.size(), num_cols, "col_upper");
-  RequireSize(row_lower.size(), num_rows, "row_lower");
-  RequireSize(row_upper.size(), num_rows, "row_upper");
+void LpProblem::Validate(const char* context) const {
+  if (num_cols < 0 || num_rows < 0) throw InputError(context, 0, "num_cols", "negative size");
+  RequireSize(context, objective.size(), num_cols, "objective");
+  RequireSize(context, col_lower.size(), num_cols, "col_lower");
+  RequireSize(context, col_upper.size(), num_cols, "col_upper");
+  RequireSize(context, row_lower.size(), num_rows, "row_lower");
+  RequireSize(context, row_upper.size(), num_rows, "row_upper");
   for (const LpEntry& e : entries) {
     if (e.row < 0 || e.row >= num_rows || e.col < 0 || e.col >= num_cols) {
-      throw InputError("lp", 0, "entries", "index out of range");
+      throw InputError(context, 0, "entries", "index out of range");
     }
-    if (!std::isfinite(e.value)) throw InputError("lp", 0, "entries", "non-finite coefficient");
+    if (!std::isfinite(e.value)) throw InputError(context, 0, "entries", "non-finite coefficient");
   }
-  for (double c : objective) {
-    if (!std::isfinite(c)) throw InputError("lp", 0, "objective", "non-finite coefficient");
-  }
-  for (int j = 0; j < num_cols; ++j) {
-    if (std::isnan(col_lower[j]) || std::isnan(col_upper[j])) {
-      throw InputError("lp", 0, "col_lower", "NaN bound");
+  for (int c = 0; c < num_cols; ++c) {
+    if (!std::isfinite(objective[c])) {
+      throw InputError(context, 0, "objective",
+                       "coefficient of column " + std::to_string(c) + " is not finite");
+    }
+    if (std::isnan(col_lower[c]) || std::isnan(col_upper[c])) {
+      throw InputError(context, 0, "col_lower", "NaN bound on column " + std::to_string(c));
     }
   }
   for (int r = 0; r < num_rows; ++r) {
     if (std::isnan(row_lower[r]) || std::isnan(row_upper[r])) {
-      throw InputError("lp", 0, "row_lower", "NaN bound");
+      throw InputError(context, 0, "row_lower", "NaN bound on row " + std::to_string(r));
     }
   }
 }

@@ -46,8 +46,9 @@ struct LpProblem {
   }
   void AddEntry(int row, int col, double value) { entries.push_back({row, col, value}); }
 
-  /// Throws InputError(field=...) on inconsistent shapes, out-of-range indices or NaN data.
-  void Validate() const;
+  /// Throws InputError(file=context, field=...) on inconsistent shapes, out-of-range indices or
+  /// NaN data.
+  void Validate(const char* context = "lp") const;
 };
 
 /// The algorithm used. Barrier without crossover returns a centred point of a non-unique optimal

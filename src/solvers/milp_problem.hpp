@@ -4,56 +4,32 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "solvers/lp_problem.hpp"
+
 namespace adaptsim {
 
-inline constexpr double kMilpInfinity = std::numeric_limits<double>::infinity();
+inline constexpr double kMilpInfinity = kLpInfinity;
+using MilpEntry = LpEntry;
 
-/// One nonzero a_rc of the constraint matrix.
-struct MilpEntry {
-  int row = 0;
-  int col = 0;
-  double value = 0.0;
-};
-
-/// minimise (or maximise) c·x  s.t.  row_lower <= A x <= row_upper,  col_lower <= x <= col_upper,
-/// x_c integer where is_integer[c]. Shapes: objective, col_lower, col_upper, is_integer have
-/// num_cols entries; row_lower, row_upper have num_rows entries; ±kMilpInfinity marks a missing
-/// bound. Duplicate (row, col) entries are summed.
-struct MilpProblem {
-  int num_cols = 0;
-  int num_rows = 0;
-  bool maximize = false;
-  std::vector<double> objective;
-  std::vector<double> col_lower;
-  std::vector<double> col_upper;
+/// The LpProblem (minimise or maximise c·x s.t. row_lower <= A x <= row_upper, col_lower <= x <=
+/// col_upper; ±kMilpInfinity marks a missing bound, duplicate entries are summed) with
+/// x_c integer where is_integer[c]; is_integer has num_cols entries.
+struct MilpProblem : LpProblem {
   std::vector<char> is_integer;
-  std::vector<double> row_lower;
-  std::vector<double> row_upper;
-  std::vector<MilpEntry> entries;
 
-  /// Adds a column; returns its index.
+  /// Adds a column; returns its index. (Hides LpProblem::AddColumn so that no column is added
+  /// without its integrality.)
   int AddColumn(double lower, double upper, double cost, bool integer) {
-    col_lower.push_back(lower);
-    col_upper.push_back(upper);
-    objective.push_back(cost);
     is_integer.push_back(integer ? 1 : 0);
-    return num_cols++;
+    return LpProblem::AddColumn(lower, upper, cost);
   }
   /// Adds a binary column; returns its index.
   int AddBinary(double cost) { return AddColumn(0.0, 1.0, cost, true); }
-  /// Adds a row with bounds (entries are added with AddEntry); returns its index.
-  int AddRow(double lower, double upper) {
-    row_lower.push_back(lower);
-    row_upper.push_back(upper);
-    return num_rows++;
-  }
-  void AddEntry(int row, int col, double value) { entries.push_back({row, col, value}); }
 
-  /// Throws InputError(field=...) on inconsistent shapes, out-of-range indices or NaN data.
+  /// LpProblem::Validate plus the size of is_integer; throws InputError(file="milp", field=...).
   void Validate() const;
 };
 

@@ -4,15 +4,14 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <utility>
 
 #include "adaptsim/store.hpp"
 #include "store/columns.hpp"
 #include "store/hdf5_io.hpp"
+#include "store/utc_timestamp.hpp"
 
 #ifndef ADAPTSIM_VERSION
 #define ADAPTSIM_VERSION "unknown"
@@ -78,15 +77,6 @@ namespace {
 
 using store::Handle;
 
-std::string UtcNow() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 std::string Hdf5Version() {
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
@@ -104,7 +94,7 @@ void WriteMeta(hid_t file, const Provenance& provenance) {
   store::WriteAttribute(meta, "schema_version", std::int64_t{kResultsSchemaVersion});
   store::WriteAttribute(meta, "adaptsim_version", std::string(ADAPTSIM_VERSION));
   store::WriteAttribute(meta, "git_sha", std::string(ADAPTSIM_GIT_SHA));
-  store::WriteAttribute(meta, "created_utc", UtcNow());
+  store::WriteAttribute(meta, "created_utc", UtcTimestamp());
   store::WriteAttribute(meta, "rank_count", std::int64_t{provenance.rank_count});
   store::WriteAttribute(meta, "command_line", JoinArgs(provenance.argv));
   store::WriteAttribute(meta, "hdf5_version", Hdf5Version());

@@ -9,23 +9,12 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/trace.hpp"
+#include "trace/text_lines.hpp"
 
 namespace adaptsim {
 namespace {
 
 constexpr int kNumFields = 12;
-
-std::vector<std::string> SplitTabs(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab - start));
-    if (tab == std::string::npos) break;
-    start = tab + 1;
-  }
-  return fields;
-}
 
 struct LineContext {
   const std::string& path;
@@ -70,7 +59,7 @@ void ParseJobType(const LineContext& ctx, const std::string& text, JobSpec& job)
 }
 
 JobSpec ParseJobLine(const LineContext& ctx, const std::string& line, JobId id) {
-  std::vector<std::string> f = SplitTabs(line);
+  std::vector<std::string> f = SplitFields(line, '\t');
   if (static_cast<int>(f.size()) != kNumFields) {
     ctx.Fail("", "expected " + std::to_string(kNumFields) + " TAB-separated fields, got " +
                      std::to_string(f.size()));
@@ -111,10 +100,7 @@ Trace ParseTrace(std::istream& in, const std::string& path) {
   trace.path = path;
   std::string line;
   int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
+  while (NextDataLine(in, line, line_number)) {
     LineContext ctx{path, line_number};
     JobSpec job = ParseJobLine(ctx, line, static_cast<JobId>(trace.jobs.size()));
     if (!trace.jobs.empty() && job.arrival_time_s < trace.jobs.back().arrival_time_s) {

@@ -7,21 +7,10 @@
 #include <set>
 
 #include "adaptsim/error.hpp"
+#include "trace/text_lines.hpp"
 
 namespace adaptsim {
 namespace {
-
-std::vector<std::string> SplitCommas(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return fields;
-}
 
 std::string JoinCommas(const std::vector<std::string>& fields) {
   std::string text;
@@ -38,11 +27,8 @@ CsvTable ReadCsvTable(const std::string& path, const std::vector<std::string>& e
   table.path = path;
   std::string line;
   int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> fields = SplitCommas(line);
+  while (NextDataLine(in, line, line_number)) {
+    std::vector<std::string> fields = SplitFields(line, ',');
     if (table.header.empty()) {
       if (fields != expected_header) {
         throw InputError(path, line_number, "header",
