@@ -10,13 +10,13 @@
 namespace adaptsim {
 
 struct ModelInfo {
-  std::string name;                    ///< "ResNet-18", ...
-  std::string dataset;                 ///< "CIFAR-10", ...
-  std::int64_t dataset_size_samples;   ///< D, samples per epoch
-  std::vector<int> trace_batch_sizes;  ///< batch sizes the trace generator draws
-  int min_batch_size;                  ///< BOTTOM of the accordion state machine (§3.4)
-  int max_batch_size;                  ///< TOP / max_bs (§3.4, §3.5)
-  bool distributed;                    ///< scale factor > 1 allowed
+  std::string name;                       ///< "ResNet-18", ...
+  std::string dataset;                    ///< "CIFAR-10", ...
+  std::int64_t dataset_size_samples = 0;  ///< D, samples per epoch
+  std::vector<int> trace_batch_sizes;     ///< batch sizes the trace generator draws
+  int min_batch_size = 0;                 ///< BOTTOM of the accordion state machine (§3.4)
+  int max_batch_size = 0;                 ///< TOP / max_bs (§3.4, §3.5)
+  bool distributed = false;               ///< scale factor > 1 allowed
 };
 
 /// All catalogue models, in the job table's order.
