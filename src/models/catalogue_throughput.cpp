@@ -128,8 +128,7 @@ void ReadPolluxCsv(const std::string& path, bool placement_column,
                      "expected the header row of a Pollux " +
                          std::string(placement_column ? "placements" : "scalability") + ".csv");
   }
-  for (int number = 2; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
+  for (int number = 1; NextDataLine(in, line, number);) {
     std::vector<std::string> cells = SplitFields(line, ',');
     if (cells.size() != columns.size())
       throw InputError(path, number, "", "wrong number of columns");

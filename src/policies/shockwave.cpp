@@ -191,14 +191,17 @@ WindowSolution ShockwavePolicy::Solve(const WindowProblem& problem) {
     solution = SolveWindowGeneral(problem, options);
   }
   solver_nodes_ += solution.nodes;
+  RecordSolverOutcome(solution.status);
+  return solution;
+}
+
+void ShockwavePolicy::RecordSolverOutcome(WindowStatus status) {
   ++solver_calls_;
-  if (solution.status == WindowStatus::kError || solution.status == WindowStatus::kLimitReached) {
+  if (status == WindowStatus::kError || status == WindowStatus::kLimitReached) {
     ++solver_failures_;
-  } else if (config_.solver == ShockwaveSolver::kGeneral &&
-             solution.status == WindowStatus::kFeasible) {
+  } else if (config_.solver == ShockwaveSolver::kGeneral && status == WindowStatus::kFeasible) {
     ++solver_limits_;  // CBC stopped at solver_max_nodes before reaching solver_rel_gap
   }
-  return solution;
 }
 
 // `relax_finish_time_constraints` (`shockwave.py:830-911`), the relaxed re-solve and the ranking.
@@ -237,12 +240,8 @@ WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, do
     options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
     ranked = SolveRankingGeneral(gpus, relaxed.rounds, priority, problem.num_gpus,
                                  problem.num_rounds, options);
-    const bool any_rounds =
-        std::any_of(relaxed.rounds.begin(), relaxed.rounds.end(), [](int n) { return n > 0; });
-    if (any_rounds) {
-      ++solver_calls_;
-      if (ranked.empty()) ++solver_failures_;  // the relaxed layout is used unranked
-    }
+    // Empty only when CBC found no solution: the relaxed layout is then used unranked.
+    RecordSolverOutcome(ranked.empty() ? WindowStatus::kError : WindowStatus::kOptimal);
   }
   return ranked.empty() ? relaxed.x : ranked;
 }

@@ -55,9 +55,9 @@ class ShockwavePolicy final : public RoundScheduler {
   /// resolves, fallbacks (infeasible finish-time constraints), solver failures, mean solver
   /// nodes. Deterministic (no wall times).
   std::map<std::string, double> Statistics() const override;
-  /// Names the solver limits and failures of the run (general solver), e.g. "shockwave: 3 of 412
-  /// MILP solves stopped at the node limit outside the gap (incumbent used), 1 failed (fallback
-  /// used)"; empty when every solve ended normally.
+  /// Names the solver limits and failures of the run (general solver), e.g. "shockwave: of 55
+  /// solver calls, 4 stopped at solver_max_nodes outside solver_rel_gap (incumbent used), 0 ended
+  /// without a solution (fallback used)"; empty when every solve ended normally.
   std::string Diagnostics() const override;
 
   /// Wall time of every re-solve in seconds (benchmarks only; not part of the results).
@@ -91,6 +91,8 @@ class ShockwavePolicy final : public RoundScheduler {
   void EstimateShares(double share);
   WindowProblem BuildProblem(const ClusterState& state, double share);
   WindowSolution Solve(const WindowProblem& problem);
+  /// Counts one window or ranking solve in the solver statistics (calls, limits, failures).
+  void RecordSolverOutcome(WindowStatus status);
   WindowSchedule Fallback(WindowProblem problem, double share, double round_s);
   void BuildSchedules(const WindowSchedule& x, int num_gpus);
   void RecordDispatch(const ClusterState& state, const std::vector<JobId>& ids);
@@ -112,7 +114,7 @@ class ShockwavePolicy final : public RoundScheduler {
   std::int64_t fallbacks_ = 0;
   std::int64_t solver_failures_ = 0;  ///< no solution: error, or a limit without incumbent
   std::int64_t solver_limits_ = 0;    ///< general: a limit hit with an incumbent outside the gap
-  std::int64_t solver_calls_ = 0;     ///< window and ranking solves
+  std::int64_t solver_calls_ = 0;     ///< window solves and ranking problems
   std::int64_t solver_nodes_ = 0;
   std::vector<double> resolve_times_s_;
 };

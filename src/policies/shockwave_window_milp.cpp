@@ -160,7 +160,7 @@ WindowSchedule SolveRankingGeneral(const std::vector<int>& gpus, const std::vect
       any = any || rounds[j] > 0;
     }
   }
-  if (!any) return {};
+  if (!any) return WindowSchedule(num_jobs, std::vector<char>(num_rounds, 0));
   for (int j = 0; j < num_jobs; ++j) {
     const int row = milp.AddRow(rounds[j], rounds[j]);
     for (int t = 0; t < num_rounds; ++t) milp.AddEntry(row, j * num_rounds + t, 1.0);

@@ -23,8 +23,9 @@ MilpProblem BuildWindowMilp(const WindowProblem& problem);
 WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOptions& options);
 
 /// The ranking MILP: y_jt binaries with Σ_t y_jt = n_j, Σ_j w_j y_jt <= G, minimising
-/// Σ_{n_j > 0} π_j Σ_t t y_jt / n_j. Returns the layout, or an empty schedule when CBC finds no
-/// solution (the reference then keeps x*).
+/// Σ_{n_j > 0} π_j Σ_t t y_jt / n_j. Returns the layout (all zeros, without calling CBC, when
+/// every n_j is 0), or an empty schedule when CBC finds no solution (the reference then keeps
+/// x*).
 WindowSchedule SolveRankingGeneral(const std::vector<int>& gpus, const std::vector<int>& rounds,
                                    const std::vector<double>& priority, int num_gpus,
                                    int num_rounds, const MilpOptions& options);
