@@ -1,4 +1,5 @@
 // Fidelity of the round mechanism against the reference runs (SIMULATOR.md §0, POLICIES.md §7.1).
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -88,6 +89,41 @@ TEST(GandivaFairGolden, IdenticalToReference) {
     EXPECT_DOUBLE_EQ(result.jobs[j].ftf_rho_themis, golden.ftf_rho_themis[j]) << "job " << j;
   }
   EXPECT_NEAR(result.summary.lease_extension_percent, golden.extension_percentage, 1e-9);
+}
+
+// FIFO (docs/policies.md §4.3): the forward simulation is the reference run, round for round,
+// including the rounds in which the reference admits more GPUs' worth of jobs than the cluster
+// has and the mechanism places what fits.
+TEST(FifoGolden, IdenticalToReference) {
+  ADAPTSIM_REQUIRE_DATA();
+  GoldenRun golden = LoadGolden("fifo");
+  SimulationResult result = RunCanonical("fifo");
+  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.rounds.size(), golden.round_jobs.size());
+  for (std::size_t r = 0; r < golden.round_jobs.size(); ++r) {
+    ASSERT_EQ(result.rounds[r].running_job_ids, golden.round_jobs[r]) << "round " << r;
+  }
+  ExpectJctsMatch(result, golden, 1e-6);
+  EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 1e-6 * golden.makespan_s);
+  ExpectTimelineMatches(result, golden);
+  EXPECT_NEAR(result.summary.utilization, golden.cluster_util, 1e-9);
+  EXPECT_NEAR(result.summary.lease_extension_percent, golden.extension_percentage, 1e-9);
+}
+
+// respect_capacity = true never admits more than the cluster holds, so it departs from the
+// reference run (at the first round in which the reference over-admits).
+TEST(FifoGolden, RespectCapacityDepartsFromReference) {
+  ADAPTSIM_REQUIRE_DATA();
+  GoldenRun golden = LoadGolden("fifo");
+  SimulationResult result = RunCanonical("fifo", R"({"respect_capacity": true})");
+  ASSERT_EQ(result.status, "ok") << result.message;
+  std::size_t same = 0;
+  while (same < std::min(result.rounds.size(), golden.round_jobs.size()) &&
+         result.rounds[same].running_job_ids == golden.round_jobs[same]) {
+    ++same;
+  }
+  EXPECT_LT(same, golden.round_jobs.size());
+  EXPECT_GT(same, 0u);
 }
 
 // Gavel max-min fairness: the optimum is not unique when lightly loaded, so the reference's

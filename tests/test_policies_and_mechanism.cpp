@@ -62,17 +62,36 @@ TEST(GandivaFair, EqualShareIgnoringScaleFactor) {
 }
 
 TEST(Fifo, AdmitsInIdOrderAndStopsAtFirstMisfit) {
-  Fixture f({2, 4, 1, 1}, 4);  // job 0 (2 GPUs) fits, job 1 (4) does not: stop, job 2 waits
-  FifoPolicy fifo;
-  Allocation a = fifo.ComputeAllocation(f.state);
-  EXPECT_EQ(a.time_fraction.at(0), 1.0);
-  EXPECT_EQ(a.time_fraction.at(1), 0.0);
-  EXPECT_EQ(a.time_fraction.at(2), 0.0);
-  // Job 0 leaves: job 1 now fits and keeps the queue order.
-  f.state.jobs.erase(f.state.jobs.begin());
-  a = fifo.ComputeAllocation(f.state);
-  EXPECT_EQ(a.time_fraction.at(1), 1.0);
-  EXPECT_EQ(a.time_fraction.at(2), 0.0);
+  for (bool respect_capacity : {false, true}) {
+    Fixture f({2, 4, 1, 1}, 4);  // job 0 (2 GPUs) fits, job 1 (4) does not: stop, job 2 waits
+    FifoPolicy fifo({.respect_capacity = respect_capacity});
+    Allocation a = fifo.ComputeAllocation(f.state);
+    EXPECT_EQ(a.time_fraction.at(0), 1.0);
+    EXPECT_EQ(a.time_fraction.at(1), 0.0);
+    EXPECT_EQ(a.time_fraction.at(2), 0.0);
+    // Job 0 leaves: job 1 now fits and keeps the queue order.
+    f.state.jobs.erase(f.state.jobs.begin());
+    a = fifo.ComputeAllocation(f.state);
+    EXPECT_EQ(a.time_fraction.at(1), 1.0);
+    EXPECT_EQ(a.time_fraction.at(2), 0.0);
+  }
+}
+
+// docs/policies.md §4.3: a completed job's place goes to the queue head if it fits in the GPUs
+// counted so far, before the running jobs with larger ids are subtracted (`fifo.py:101-131`).
+TEST(Fifo, ReferenceAdmitsReplacementBeforeSubtractingLaterJobs) {
+  for (bool respect_capacity : {false, true}) {
+    Fixture f({1, 1, 2}, 2);  // jobs 0 and 1 (1 GPU each) run, job 2 (2 GPUs) queues
+    FifoPolicy fifo({.respect_capacity = respect_capacity});
+    Allocation a = fifo.ComputeAllocation(f.state);
+    EXPECT_EQ(a.time_fraction.at(2), 0.0);
+    f.state.jobs.erase(f.state.jobs.begin());  // job 0 completes; job 1 still runs
+    a = fifo.ComputeAllocation(f.state);
+    EXPECT_EQ(a.time_fraction.at(1), 1.0);
+    // Reference: job 0 is visited with 2 GPUs counted free, job 2 (2 GPUs) is admitted, then
+    // job 1 is subtracted: 3 GPUs admitted on 2. respect_capacity: 1 GPU free, job 2 waits.
+    EXPECT_EQ(a.time_fraction.at(2), respect_capacity ? 0.0 : 1.0) << respect_capacity;
+  }
 }
 
 TEST(Placement, LargestFirstKeepsPreviousGpusElseLowestFree) {

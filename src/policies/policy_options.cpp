@@ -32,6 +32,15 @@ double NumberOption(const nlohmann::json& options, const std::string& policy, co
   return options[key].get<double>();
 }
 
+bool BoolOption(const nlohmann::json& options, const std::string& policy, const char* key,
+                bool fallback, const std::string& context) {
+  if (!options.is_object() || !options.contains(key)) return fallback;
+  if (!options[key].is_boolean()) {
+    throw InputError(context, 0, policy + "." + key, "expected true or false");
+  }
+  return options[key].get<bool>();
+}
+
 std::string StringOption(const nlohmann::json& options, const std::string& policy, const char* key,
                          const std::string& fallback, const std::string& context) {
   if (!options.is_object() || !options.contains(key)) return fallback;

@@ -16,6 +16,10 @@ void RequireKnownOptions(const nlohmann::json& options, const std::string& polic
 double NumberOption(const nlohmann::json& options, const std::string& policy, const char* key,
                     double fallback, const std::string& context);
 
+/// The boolean at `key`, or `fallback` when absent; throws InputError if not a boolean.
+bool BoolOption(const nlohmann::json& options, const std::string& policy, const char* key,
+                bool fallback, const std::string& context);
+
 /// The string at `key`, or `fallback` when absent; throws InputError if not a string.
 std::string StringOption(const nlohmann::json& options, const std::string& policy, const char* key,
                          const std::string& fallback, const std::string& context);

@@ -64,10 +64,15 @@ PolicyInstance MakeReplay(const nlohmann::json& options, const std::string& cont
 
 const std::vector<Entry>& Table() {
   static const std::vector<Entry> kTable = {
-      {{"fifo", "first in, first out; non-preemptive (Gavel mechanism)"},
+      {{"fifo",
+        "first in, first out; non-preemptive, the reference's admission (option "
+        "respect_capacity)"},
        [](const nlohmann::json& o, const std::string& c) {
-         internal::RequireKnownOptions(o, "fifo", {}, c);
-         return Allocation(std::make_unique<FifoPolicy>());
+         internal::RequireKnownOptions(o, "fifo", {"respect_capacity"}, c);
+         FifoOptions parsed;
+         parsed.respect_capacity =
+             internal::BoolOption(o, "fifo", "respect_capacity", parsed.respect_capacity, c);
+         return Allocation(std::make_unique<FifoPolicy>(parsed));
        }},
       {{"gandiva_fair", "Gandiva-Fair: equal time share min(1, G/m) per job"},
        [](const nlohmann::json& o, const std::string& c) {
