@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <unistd.h>
 
@@ -207,6 +208,18 @@ TEST(BadPolicy, UnknownOptionAndOutOfRangeValue) {
   EXPECT_THROW(MakePolicy("max_min_fairness", {{"face_position", 1.5}}), InputError);
   EXPECT_THROW(MakePolicy("replay", nlohmann::json::object()), InputError);
   EXPECT_THROW(MakePolicy("replay", {{"schedule", "/nonexistent.json"}}), InputError);
+  EXPECT_THROW(MakePolicy("fifo", {{"respect_capacity", 1}}), InputError);
+}
+
+// The test aid `fail_after` exists only in the test build of the command line; the library's
+// table does not have it, and nothing can be added once the table has been read.
+TEST(PolicyRegistry, TestAidsAreNotInTheShippedTable) {
+  EXPECT_THROW(MakePolicy("fail_after", nlohmann::json::object()), InputError);
+  for (const PolicyInfo& info : RegisteredPolicies()) EXPECT_NE(info.name, "fail_after");
+  EXPECT_THROW(RegisterTestPolicy(
+                   {"late", "registered too late"},
+                   [](const nlohmann::json&, const std::string&) { return PolicyInstance{}; }),
+               std::logic_error);
 }
 
 TEST(BadOptions, SimulationOptionsOutOfRange) {

@@ -1,7 +1,8 @@
 // The sweep command as a process: kill -9 then resume, failure injection, timeouts, SIGTERM,
 // dry runs and bad specs. Runs `adaptsim sweep` as a single MPI rank (singleton, no mpirun) so
 // that the test can signal the very process that writes. Uses the `fail_after` test-aid policy
-// (src/policies/fail_after.hpp) to make tasks fail or last long enough to be interrupted.
+// (tests/test_aids/fail_after.hpp, registered only in the test build of
+// the command line) to make tasks fail or last long enough to be interrupted.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -2,10 +2,10 @@
 #include "adaptsim/registry.hpp"
 
 #include <functional>
+#include <stdexcept>
 
 #include "adaptsim/error.hpp"
 #include "policies/baseline_factories.hpp"
-#include "policies/fail_after.hpp"
 #include "policies/fifo.hpp"
 #include "policies/gandiva_fair.hpp"
 #include "policies/interval_registry.hpp"
@@ -17,11 +17,9 @@
 namespace adaptsim {
 namespace {
 
-using Factory = std::function<PolicyInstance(const nlohmann::json&, const std::string&)>;
-
 struct Entry {
   PolicyInfo info;
-  Factory factory;
+  PolicyFactory factory;
 };
 
 PolicyInstance Allocation(std::unique_ptr<AllocationPolicy> policy) {
@@ -103,17 +101,6 @@ const std::vector<Entry>& Table() {
              std::make_unique<ShockwavePolicy>(ShockwaveConfigFromOptions(o, c));
          return instance;
        }},
-      // Test aid for the harness tests (policies/fail_after.hpp), not a scheduling policy.
-      {{"fail_after", "TEST AID: fifo that throws after `after` allocations (option sleep_ms)"},
-       [](const nlohmann::json& o, const std::string& c) {
-         internal::RequireKnownOptions(o, "fail_after", {"after", "sleep_ms"}, c);
-         double after = internal::NumberOption(o, "fail_after", "after", 0, c);
-         double sleep_ms = internal::NumberOption(o, "fail_after", "sleep_ms", 0, c);
-         if (after < -1 || after != static_cast<int>(after) || !(sleep_ms >= 0)) {
-           throw InputError(c, 0, "fail_after", "after must be an integer >= -1, sleep_ms >= 0");
-         }
-         return Allocation(std::make_unique<FailAfterPolicy>(static_cast<int>(after), sleep_ms));
-       }},
       {{"min_total_duration", "OSSP: smallest horizon T (reference bisection); option face_rule"},
        internal::MakeMinTotalDuration},
       {{"finish_time_fairness", "Themis: minimise the worst finish-time ratio; option face_rule"},
@@ -130,12 +117,53 @@ const std::vector<Entry>& Table() {
   return kTable;
 }
 
+// Policies added by RegisterTestPolicy (test programs only), and whether the table was read.
+struct TestPolicies {
+  std::vector<Entry> entries;
+  bool sealed = false;
+};
+
+TestPolicies& ExtraPolicies() {
+  static TestPolicies extra;
+  return extra;
+}
+
+// The table followed by the test programs' additions; reading it seals the additions.
+const std::vector<Entry>& AllEntries() {
+  static const std::vector<Entry> kAll = [] {
+    ExtraPolicies().sealed = true;
+    std::vector<Entry> all = Table();
+    for (const Entry& entry : ExtraPolicies().entries) all.push_back(entry);
+    return all;
+  }();
+  return kAll;
+}
+
 }  // namespace
+
+void RegisterTestPolicy(PolicyInfo info, PolicyFactory factory) {
+  TestPolicies& extra = ExtraPolicies();
+  if (extra.sealed) {
+    throw std::logic_error("RegisterTestPolicy('" + info.name +
+                           "') after the policy table was read");
+  }
+  for (const Entry& entry : Table()) {
+    if (entry.info.name == info.name) {
+      throw std::logic_error("RegisterTestPolicy: '" + info.name + "' is already registered");
+    }
+  }
+  for (const Entry& entry : extra.entries) {
+    if (entry.info.name == info.name) {
+      throw std::logic_error("RegisterTestPolicy: '" + info.name + "' is already registered");
+    }
+  }
+  extra.entries.push_back({std::move(info), std::move(factory)});
+}
 
 const std::vector<PolicyInfo>& RegisteredPolicies() {
   static const std::vector<PolicyInfo> kInfos = [] {
     std::vector<PolicyInfo> infos;
-    for (const Entry& entry : Table()) infos.push_back(entry.info);
+    for (const Entry& entry : AllEntries()) infos.push_back(entry.info);
     return infos;
   }();
   return kInfos;
@@ -143,11 +171,11 @@ const std::vector<PolicyInfo>& RegisteredPolicies() {
 
 PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
                           const std::string& context) {
-  for (const Entry& entry : Table()) {
+  for (const Entry& entry : AllEntries()) {
     if (entry.info.name == name) return entry.factory(options, context);
   }
   std::string known;
-  for (const Entry& entry : Table()) known += (known.empty() ? "" : ", ") + entry.info.name;
+  for (const Entry& entry : AllEntries()) known += (known.empty() ? "" : ", ") + entry.info.name;
   throw InputError(context, 0, "policy", "unknown policy '" + name + "' (known: " + known + ")");
 }
 

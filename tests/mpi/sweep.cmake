@@ -24,10 +24,11 @@ set_tests_properties(mpi_sweep_smoke_rank_count_independent PROPERTIES
   SKIP_RETURN_CODE 77 FIXTURES_REQUIRED mpi_sweep_smoke_files)
 
 # The farm with queued tasks: failure injection, and SIGUSR1 then resume (tests/mpi/farm_checks.sh).
+# They use the test-aid policy `fail_after`, so they run the test build of the command line.
 foreach(_mode failure signal)
   add_test(NAME mpi_farm_${_mode}
            COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/farm_checks.sh ${_mode} ${ADAPTSIM_DEFAULT_DATA_DIR}
-                   ${ADAPTSIM_MPIEXEC} $<TARGET_FILE:adaptsim>
+                   ${ADAPTSIM_MPIEXEC} $<TARGET_FILE:adaptsim_test_cli>
                    ${CMAKE_CURRENT_BINARY_DIR}/mpi_farm_${_mode})
   set_tests_properties(mpi_farm_${_mode} PROPERTIES
     ENVIRONMENT "${_sweep_env}" SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 2
