@@ -6,7 +6,7 @@
 Writes (PNG and PDF for each figure)
   pollux_mean_jct_vs_load  mean JCT (h; mean over workloads of each task's mean JCT, error bar =
                            std over workloads) vs relative job load per policy, with the
-                           artifact's values (POLLUX.md §5.1) dashed;
+                           artifact's values (docs/pollux.md §5.1) dashed;
   pollux_jct_cdf           JCT CDF per policy at load 1.0 (all workloads pooled; the lowest load
                            present when 1.0 is absent);
   pollux_jobload.csv       the table behind the first figure: policy, load, mean_jct_s (mean),
@@ -27,7 +27,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-# Artifact mean JCT in hours over the 8 workloads (POLLUX.md §5.1, results-jobload/*/summary.json).
+# Artifact mean JCT in hours over the 8 workloads (docs/pollux.md §5.1; the artifact's
+# results-jobload/*/summary.json).
 ARTIFACT_MEAN_JCT_H = {
     "pollux": {0.5: 0.426, 1.0: 0.764, 1.5: 1.024, 2.0: 1.469},
     "optimus": {0.5: 0.665, 1.0: 1.578, 1.5: 2.010, 2.0: 2.700},

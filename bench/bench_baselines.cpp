@@ -6,7 +6,7 @@
 //            throughputs) and 900 jobs / 256 GPUs (wisr throughputs), and the share of that time
 //            spent inside the policy's ComputeAllocation ("solve" = building the policy inputs,
 //            the closed form / root finding / analytic centre / LSAP / CLP calls).
-//   --fidelity: side-by-side adaptsim vs reference table of REFERENCE_RESULTS.md §2.1 metrics
+//   --fidelity: side-by-side adaptsim vs reference table of docs/mechanism.md §11.1 metrics
 //            (reference values read from golden/shockwave_tacc32/*.json).
 // The solve time is measured by a decorator around the AllocationPolicy (TimedPolicy below), so
 // neither the policies nor the engine carry benchmark code.

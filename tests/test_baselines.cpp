@@ -1,5 +1,5 @@
 // Unit tests of the Shockwave-paper baselines on the cases where the reference's answer is unique
-// and known (POLICIES.md §6, §7.1), closed form vs CLP agreement, and bad input.
+// and known (docs/policies.md §6, §7.1), closed form vs CLP agreement, and bad input.
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -61,7 +61,7 @@ void ExpectVectorNear(const std::vector<double>& actual, const std::vector<doubl
   }
 }
 
-// ---- MST (POLICIES.md §6.1, §6.7) ----
+// ---- MST (docs/policies.md §6.1, §6.7) ----
 
 TEST(MaxSumThroughput, SymmetricTieSplitToy) {
   const std::vector<double> t = {10, 10, 10, 5, 5};
@@ -89,7 +89,7 @@ TEST(MaxSumThroughput, PolicyPathsAgreeAndAliasIsRegistered) {
   ExpectVectorNear(Values(clp.allocation->ComputeAllocation(snap.state)), expected, 1e-6);
 }
 
-// ---- Gavel max-min fairness, contended (POLICIES.md §3.3, §6.3) ----
+// ---- Gavel max-min fairness, contended (docs/policies.md §3.3, §6.3) ----
 
 TEST(MaxMinFairness, ContendedIsUniqueCOverMS) {
   Snapshot snap(4, {1, 1, 1, 1, 1, 1}, {1, 2, 1, 4, 1, 1}, {}, {});
@@ -100,7 +100,7 @@ TEST(MaxMinFairness, ContendedIsUniqueCOverMS) {
   for (std::size_t i = 0; i < s.size(); ++i) EXPECT_DOUBLE_EQ(x[i], 4.0 / (6.0 * s[i]));
 }
 
-// ---- Themis (POLICIES.md §6.4) ----
+// ---- Themis (docs/policies.md §6.4) ----
 
 TEST(FinishTimeFairness, CapacityBindingToyIsUniqueAndPathsAgree) {
   Snapshot snap(1, {10, 10, 10}, {1, 1, 1}, {1000, 2000, 3000}, {0, 0, 0});
@@ -158,7 +158,7 @@ TEST(FinishTimeFairness, NegativeRemainingStepsFallsBackToIsolated) {
                    1e-15);
 }
 
-// ---- OSSP (POLICIES.md §3.1, §6.2, §7.1 check 1) ----
+// ---- OSSP (docs/policies.md §3.1, §6.2, §7.1 check 1) ----
 
 TEST(MinTotalDuration, ToyHorizonAndBisectionReplay) {
   OsspInputs in{{10, 20, 5}, {36000, 120000, 9000}, {1, 2, 1}, 2};
@@ -201,7 +201,7 @@ TEST(AnalyticCenter, SymmetricBoxIsCentredAndStationary) {
   EXPECT_EQ(internal::BoxKnapsackAnalyticCenter({1.0, 0.1}, {1, 1}, 1.5).x[0], 1.0);
 }
 
-// ---- AlloX and its assignment solver (POLICIES.md §3.4, §6.5, §7.1 check 3) ----
+// ---- AlloX and its assignment solver (docs/policies.md §3.4, §6.5, §7.1 check 3) ----
 
 // The AlloX cost matrix q[i, ℓ n + j] = (ℓ+1) P_i + τ_i.
 std::vector<double> AlloXCost(const std::vector<double>& p, const std::vector<double>& tau,
@@ -222,7 +222,7 @@ TEST(LinearSumAssignment, IdentityOnConstantMatrices) {
 }
 
 TEST(LinearSumAssignment, WorkedAlloXExampleMatchesScipy) {
-  // POLICIES.md §6.5: worker 0 runs rows (2, 0), worker 1 (4, 1), worker 2 (5), worker 3 (3).
+  // docs/policies.md §6.5: worker 0 runs rows (2, 0), worker 1 (4, 1), worker 2 (5), worker 3 (3).
   auto q = AlloXCost({889, 442, 42, 705, 169, 484}, {600, 500, 400, 300, 200, 100}, 4);
   EXPECT_EQ(internal::LinearSumAssignment(q, 6, 24), (std::vector<std::int64_t>{0, 1, 4, 3, 5, 2}));
 }
@@ -259,7 +259,7 @@ TEST(AlloX, OneGpuJobsKeepTheirWorkerAndMultiGpuJobsGetOneOverS) {
   EXPECT_EQ(again[1], 0.5);
 }
 
-// ---- Isolated / isolated_plus (POLICIES.md §4, §7.1 check 2) ----
+// ---- Isolated / isolated_plus (docs/policies.md §4, §7.1 check 2) ----
 
 TEST(Isolated, ClosedForms) {
   Snapshot snap(4, {1, 1, 1}, {1, 2, 4}, {}, {});

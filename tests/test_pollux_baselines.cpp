@@ -1,5 +1,5 @@
 // Tiresias and Optimus+Oracle on the Pollux workloads reproduce every per-job JCT of the artifact
-// (POLLUX.md §0 item 2, §4.5; shared/data/pollux/results-jobload/{tiresias,optimus}-1.0).
+// (docs/pollux.md §0, §4.5; shared/data/pollux/results-jobload/{tiresias,optimus}-1.0).
 #include <fstream>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Golden vectors of the artifact's goodput model, speedup function and trace look-ups
-// (POLLUX.md §9; shared/data/pollux/derived/golden_goodput_vectors.json).
+// (docs/pollux.md §6; shared/data/pollux/derived/golden_goodput_vectors.json).
 #include <fstream>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Pollux inputs: workload CSVs and per-application profiles, and their bad-input errors
-// (InputError naming file, line and field; POLLUX.md §4.2-4.3).
+// (InputError naming file, line and field; docs/pollux.md §4.2-4.3).
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>

@@ -151,7 +151,7 @@ TEST(PolluxPolicy, ShortRunIsDeterministicUnderTheSeed) {
 namespace adaptsim {
 namespace {
 
-// Full-length fidelity runs (POLLUX.md §5.1): the mean JCT over seeds 1-5 lies
+// Full-length fidelity runs (docs/pollux.md §5.1): the mean JCT over seeds 1-5 lies
 // within 5 % of the artifact's (results-jobload/pollux-1.0/summary.json "avgs"). Each run is ~1 min
 // on one core, so each workload is one CTest test of ~5 min, labelled `fidelity` and scheduled
 // first (tests/CMakeLists.txt); `ctest -LE fidelity` or --gtest_filter=-PolluxFidelity.* skips

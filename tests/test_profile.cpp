@@ -1,4 +1,4 @@
-// Per-job profiles against the reference's (profiles_120_tacc.json; SIMULATOR.md §3.1-3.3).
+// Per-job profiles against the reference's (profiles_120_tacc.json; docs/mechanism.md §3.1-3.3).
 #include <fstream>
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Shockwave on the canonical run (REFERENCE_RESULTS.md §2: 120 jobs, 32 GPUs, tacc throughputs,
+// Shockwave on the canonical run (docs/mechanism.md §11: 120 jobs, 32 GPUs, tacc throughputs,
 // configuration tacc_32gpus.json) against statistical targets: makespan and mean JCT within 5 % of
 // the reference run's (read from its golden file), worst ρ <= 2.0 and unfair fraction (ρ > 1.05)
 // <= 7.5 % (the targets of docs/fidelity.md, "Canonical run").
@@ -28,7 +28,7 @@ std::string TaccConfig() {
   return DataPath("shockwave/configurations/tacc_32gpus.json");
 }
 
-// The four metrics of the paper's canonical figure (REFERENCE_RESULTS.md §2.2).
+// The four metrics of the paper's canonical figure (docs/mechanism.md §11.2).
 struct CanonicalMetrics {
   std::array<double, 4> values{};  ///< makespan s, mean JCT s, worst ρ, share of ρ > 1.05
 };

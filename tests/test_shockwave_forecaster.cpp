@@ -1,4 +1,4 @@
-// Shockwave's forecaster (POLICIES.md §8.1-§8.2; `JobMetaData.py`): hand-computed values.
+// Shockwave's forecaster (docs/policies.md §8.1-§8.2; `JobMetaData.py`): hand-computed values.
 #include <gtest/gtest.h>
 
 #include "adaptsim/error.hpp"

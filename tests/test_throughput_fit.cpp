@@ -1,5 +1,6 @@
-// Pollux throughput model and its Ceres fit (POLLUX.md §1.2-1.6) against the artifact's vectors
-// (shared/data/pollux/derived/, format POLLUX.md §9), plus the fit on the tacc throughput table.
+// Pollux throughput model and its Ceres fit (docs/pollux.md §1.2-1.6) against the artifact's
+// vectors (shared/data/pollux/derived/, format docs/pollux.md §6), plus the fit on the tacc
+// throughput table.
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,7 +54,7 @@ std::vector<ThroughputSample> SamplesFromJson(const nlohmann::json& samples) {
   return out;
 }
 
-// --- The model: the math of POLLUX.md §1.2 on hand-computed values. ---
+// --- The model: the math of docs/pollux.md §1.2 on hand-computed values. ---
 
 TEST(PolluxThroughputModel, SingleReplicaIsComputeOnly) {
   PolluxPerfParams p{0.05, 0.001, 0.3, 0.02, 0.2, 0.01, 1.0};
@@ -134,9 +135,9 @@ TEST(ThroughputFit, FitCasesNoWorseThanArtifact) {
     EXPECT_LE(fit.objective, reference * 1.01) << name;
     EXPECT_NEAR(fit.objective, models::FitObjective(fit.params, samples), 1e-12);
     EXPECT_LE(fit.outer_iterations, 10) << name;
-    // POLLUX.md §1.6 acceptance: predicted T_optim within 2 % of a reference optimizer's
+    // docs/pollux.md §1.6 acceptance: predicted T_optim within 2 % of a reference optimizer's
     // prediction. Where our F is lower than the artifact's (cifar10_multi), the optimum is the
-    // spec's NLLS+IRLS one (irls_params), not L-BFGS-B's, so either reference counts.
+    // NLLS+IRLS reference's (irls_params), not L-BFGS-B's, so either reference counts.
     PolluxPerfParams adaptdl = ParamsFromJson(c.at("adaptdl_params"));
     PolluxPerfParams irls = ParamsFromJson(c.at("irls_params"));
     for (const ThroughputSample& s : samples) {
@@ -152,7 +153,7 @@ TEST(ThroughputFit, FitCasesNoWorseThanArtifact) {
 }
 
 TEST(ThroughputFit, ThinDataFreezesParametersAndAppliesPrior) {
-  // One sample on 1 GPU: α_c pinned to t_accum/2, all network terms pinned (POLLUX.md §1.4).
+  // One sample on 1 GPU: α_c pinned to t_accum/2, all network terms pinned (docs/pollux.md §1.4).
   std::vector<ThroughputSample> one = {{1, 1, 128, 0.1, 0.1005}};
   models::FitSummary fit = FitPerfParams(one);
   EXPECT_DOUBLE_EQ(fit.params.alpha_c, 0.05);

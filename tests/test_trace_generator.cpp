@@ -1,5 +1,6 @@
-// The trace generator (src/trace/trace_generator.hpp; SIMULATOR.md §1.4): its random transforms,
-// the distributions over 10,000 jobs, determinism, and bad input for `adaptsim generate-trace`.
+// The trace generator (src/trace/trace_generator.hpp; docs/mechanism.md §1.4): its random
+// transforms, the distributions over 10,000 jobs, determinism, and bad input for `adaptsim
+// generate-trace`.
 #include <unistd.h>
 
 #include <array>
@@ -96,7 +97,7 @@ TEST(TraceGeneratorGrid, LinspaceAndBuckets) {
   ASSERT_EQ(grid.size(), 100u);
   EXPECT_EQ(grid.front(), 0.2);
   EXPECT_EQ(grid.back(), 5.0);
-  EXPECT_NEAR(grid[1] - grid[0], 0.048485, 1e-6);  // SIMULATOR.md §1.4
+  EXPECT_NEAR(grid[1] - grid[0], 0.048485, 1e-6);  // docs/mechanism.md §1.4
   EXPECT_EQ(DurationBucketBounds(100), (std::array<int, 5>{0, 20, 50, 90, 100}));
   EXPECT_EQ(DurationBucketBounds(1000), (std::array<int, 5>{0, 200, 500, 900, 1000}));
   EXPECT_EQ(DurationBucketBounds(5), (std::array<int, 5>{0, 1, 2, 4, 5}));  // 2.5→2, 4.5→4

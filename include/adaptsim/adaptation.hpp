@@ -1,4 +1,4 @@
-// The *simulated* batch-size state machines (SIMULATOR.md §3.4-3.5; `_simulate_gns`
+// The *simulated* batch-size state machines (docs/mechanism.md §3.4-3.5; `_simulate_gns`
 // `scheduler.py:1604-1656`, `_simulate_accordion` `:1658-1726`, `_scale_bs_and_iters`
 // `:4731-4931`). Distinct from the profile (profile.hpp): different critical regimes, no 30 % rule.
 #pragma once

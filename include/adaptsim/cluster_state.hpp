@@ -1,4 +1,4 @@
-// The engine's read-only view handed to policies each round (STYLE.md habit 3).
+// The engine's read-only view handed to policies each round.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,7 @@ struct ScheduledJob {
   std::vector<int> worker_ids;
 };
 
-/// One active (arrived, not completed) job as a policy may see it (SIMULATOR.md §7.1).
+/// One active (arrived, not completed) job as a policy may see it (docs/mechanism.md §7.1).
 struct ActiveJobView {
   JobId id = 0;
   const JobSpec* spec = nullptr;        ///< trace fields; owned by the engine, valid for the call

@@ -1,4 +1,4 @@
-// Typed errors for bad input (STYLE.md habit 5: recoverable errors are values or typed errors that
+// Typed errors for bad input (recoverable errors are values or typed errors that
 // name file, line and field; broken invariants are checked assertions).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The sweep harness: an MPI self-scheduling task farm (HARNESS.md §C.1). Rank 0 expands the spec,
+// The sweep harness: an MPI self-scheduling task farm (docs/sweeps.md §3). Rank 0 expands the spec,
 // hands one task at a time to idle workers, and is the only writer of the results file.
 #pragma once
 

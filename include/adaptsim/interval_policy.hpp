@@ -1,5 +1,5 @@
 // The interface between the interval engine (src/engine/interval_simulator.hpp, the Pollux
-// simulator's semantics, POLLUX.md §4.4) and its policies (pollux, optimus, tiresias).
+// simulator's semantics, docs/pollux.md §4.4) and its policies (pollux, optimus, tiresias).
 //
 // Each interval the engine hands the policy a read-only IntervalClusterView of the active jobs and
 // receives the allocation of every job: one node id per replica (a job absent or with an empty
@@ -52,7 +52,7 @@ struct BatchConfig {
   int accum_steps = 0;
 };
 
-/// One step-loop measurement of a running job (true trace values, POLLUX.md §1.3).
+/// One step-loop measurement of a running job (true trace values, docs/pollux.md §1.3).
 struct StepObservation {
   int num_nodes = 1;
   int num_replicas = 1;

@@ -1,4 +1,4 @@
-// A training job as described by one trace line (SIMULATOR.md §1.1).
+// A training job as described by one trace line (docs/mechanism.md §1.1).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace adaptsim {
 /// Job identifier: the 0-based line index of the job in its trace file.
 using JobId = int;
 
-/// Dynamic batch-size adaptation of a job (SIMULATOR.md §3).
+/// Dynamic batch-size adaptation of a job (docs/mechanism.md §3).
 enum class AdaptationMode { kStatic, kAccordion, kGns };
 
 std::string_view ToString(AdaptationMode mode);

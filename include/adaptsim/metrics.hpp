@@ -1,4 +1,4 @@
-// Metrics of a finished simulation (SIMULATOR.md §10; `scheduler.py:2779-3107`,
+// Metrics of a finished simulation (docs/mechanism.md §10; `scheduler.py:2779-3107`,
 // `scheduler/reproduce/aggregate_result.py`).
 #pragma once
 

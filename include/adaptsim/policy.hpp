@@ -1,7 +1,8 @@
 // Policy interfaces. Two shapes of decision fit the same engine:
-//  * AllocationPolicy (Gavel-style baselines, POLICIES.md §3): returns x_i, the fraction of time
+//  * AllocationPolicy (Gavel-style baselines, docs/policies.md §3): returns x_i, the fraction of
+//  time
 //    each job should run; the engine's Gavel mechanism (priorities, deficits, reset gate,
-//    SIMULATOR.md §7) turns it into per-round job sets.
+//    docs/mechanism.md §7) turns it into per-round job sets.
 //  * RoundScheduler: returns each round's jobs directly (Shockwave, replay), optionally with the
 //    workers to use (replay, Pollux-style placements).
 // The engine drives a RoundScheduler only; allocation policies are wrapped in GavelMechanism.
@@ -22,7 +23,7 @@ struct Allocation {
   std::map<JobId, double> time_fraction;
 };
 
-/// How the Gavel mechanism treats the policy's allocation (SIMULATOR.md §7.7), declared by the
+/// How the Gavel mechanism treats the policy's allocation (docs/mechanism.md §7.7), declared by the
 /// policy so that the engine never branches on policy names.
 struct AllocationPolicyTraits {
   /// FIFO: jobs with priority ≤ 0 are never selected (`scheduler.py:1228-1236`).
@@ -42,7 +43,7 @@ class AllocationPolicy {
 };
 
 /// A job the scheduler wants to run this round. Empty `worker_ids` lets the engine place it
-/// (SIMULATOR.md §6); otherwise exactly scale_factor distinct free worker ids.
+/// (docs/mechanism.md §6); otherwise exactly scale_factor distinct free worker ids.
 struct PlannedJob {
   JobId id = 0;
   std::vector<int> worker_ids;

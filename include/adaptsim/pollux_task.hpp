@@ -1,5 +1,5 @@
-// Running a task on a Pollux workload (POLLUX.md §4): the interval engine with pollux, optimus or
-// tiresias. RunTask dispatches here for `.csv` workloads (IsPolluxWorkload).
+// Running a task on a Pollux workload (docs/pollux.md §4): the interval engine with pollux, optimus
+// or tiresias. RunTask dispatches here for `.csv` workloads (IsPolluxWorkload).
 //
 // Task fields used: trace_path = the workload CSV; throughputs_path = the profile folder holding
 // one sub-folder per application (`shared/data/pollux/traces`); policy; seed (Pollux GA stream);

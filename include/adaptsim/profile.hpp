@@ -1,4 +1,4 @@
-// Per-job dynamic-adaptation profile (SIMULATOR.md §3.1-3.3, `utils.generate_pickle_file`,
+// Per-job dynamic-adaptation profile (docs/mechanism.md §3.1-3.3, `utils.generate_pickle_file`,
 // `scheduler/utils.py:1331-1443`). Computed once per job; used for the exclusive time (FTF
 // denominator, deadline rule) and by Shockwave's forecaster — not for the simulated batch size.
 #pragma once

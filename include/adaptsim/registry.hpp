@@ -1,4 +1,4 @@
-// The explicit table of policies (STYLE.md habit 4: names in one table, no self-registration).
+// The explicit table of policies (names in one table, no self-registration).
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// Records of one simulation: per job, per round, and the summary metrics (SIMULATOR.md §10).
+// Records of one simulation: per job, per round, and the summary metrics (docs/mechanism.md §10).
 // All times are seconds of simulated time with the first arrival at t = 0.
 #pragma once
 
@@ -53,7 +53,7 @@ struct ThroughputSample {
   int batch_size = 0;
 };
 
-/// Summary metrics (SIMULATOR.md §10). Fractions are in [0, 1].
+/// Summary metrics (docs/mechanism.md §10). Fractions are in [0, 1].
 struct SummaryMetrics {
   double makespan_s = 0.0;
   double mean_jct_s = 0.0;

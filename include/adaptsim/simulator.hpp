@@ -1,4 +1,4 @@
-// The round-based, trace-driven simulator (SIMULATOR.md §5-§8, `Scheduler.simulate`,
+// The round-based, trace-driven simulator (docs/mechanism.md §5-§8, `Scheduler.simulate`,
 // `scheduler/scheduler.py:1728-2268`). Not thread-safe: one simulation per rank/thread.
 #pragma once
 

@@ -42,7 +42,7 @@ struct SweepSpec {
   std::map<std::string, TraceStats> trace_stats;   ///< resolved trace path -> stats
 };
 
-/// Default relative cost of a simulation by policy (HARNESS.md §0.2: Shockwave ~10 min against
+/// Default relative cost of a simulation by policy (docs/sweeps.md §3.1: Shockwave ~10 min against
 /// < 1 min for the baselines on the 120-job trace, shockwave@8a44f4a:EXPERIMENTS.md#L44; Pollux
 /// "up to 30 mins", adaptdl@c793c70:simulator/README.md#L57).
 inline const std::map<std::string, double>& DefaultPolicyWeights() {

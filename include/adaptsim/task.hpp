@@ -27,11 +27,11 @@ struct TaskConfig {
   /// sorted (nlohmann's object order). Includes paths, content hashes and max_rounds; excludes
   /// max_wall_time_s (a budget of the run, sent separately).
   nlohmann::json ToJson() const;
-  /// The part of ToJson() that identifies the result (HARNESS.md §C.2 "what invalidates a
-  /// result"): ToJson() without the budgets (max_rounds; max_wall_time_s is never in it) and,
-  /// when a content hash is set, without the corresponding path — so the same configuration has
-  /// the same id wherever the data lives. A budget only decides whether a run ends as
-  /// "timeout"; a finished ("ok") result does not depend on it.
+  /// The part of ToJson() that identifies the result (docs/sweeps.md §4.1): ToJson() without the
+  /// budgets (max_rounds; max_wall_time_s is never in it) and, when a content hash is set, without
+  /// the corresponding path — so the same configuration has the same id wherever the data lives. A
+  /// budget only decides whether a run ends as "timeout"; a finished ("ok") result does not depend
+  /// on it.
   nlohmann::json IdentityJson() const;
   /// Inverse of ToJson(); throws InputError(file=context) on missing/mistyped fields. The hashes
   /// are optional (files written before they existed).

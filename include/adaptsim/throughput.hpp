@@ -1,4 +1,4 @@
-// Throughput oracles: how fast a job runs on a given number of GPUs (SIMULATOR.md §2).
+// Throughput oracles: how fast a job runs on a given number of GPUs (docs/mechanism.md §2).
 #pragma once
 
 #include <map>
@@ -10,7 +10,7 @@
 namespace adaptsim {
 
 /// Source of a job's isolated throughput. A value is the job's *aggregate* iterations per second on
-/// `scale_factor` GPUs, one iteration consuming `batch_size` samples (SIMULATOR.md §2.2).
+/// `scale_factor` GPUs, one iteration consuming `batch_size` samples (docs/mechanism.md §2.2).
 /// Implementations: ThroughputTable (measured, from a Shockwave/Gavel throughputs JSON) and the
 /// catalogue models. Thread-safety: const methods are safe to call concurrently.
 class ThroughputSource {

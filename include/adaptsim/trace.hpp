@@ -1,4 +1,5 @@
-// Trace files: the 12-field TAB-separated `.trace` format of Shockwave/Gavel (SIMULATOR.md §1.1).
+// Trace files: the 12-field TAB-separated `.trace` format of Shockwave/Gavel (docs/mechanism.md
+// §1.1).
 #pragma once
 
 #include <iosfwd>

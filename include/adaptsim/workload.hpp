@@ -1,4 +1,4 @@
-// The workload catalogue: the five models of the Shockwave/Gavel job table (SIMULATOR.md §1.2,
+// The workload catalogue: the five models of the Shockwave/Gavel job table (docs/mechanism.md §1.2,
 // `scheduler/job_table.py:110-128`, dataset sizes `scheduler/utils.py:37-54`).
 #pragma once
 

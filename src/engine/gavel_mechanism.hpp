@@ -1,5 +1,5 @@
-// Gavel's priority/deficit mechanism (SIMULATOR.md §7): turns an AllocationPolicy's time fractions
-// into per-round job sets. Checked exactly against the reference with gandiva_fair.
+// Gavel's priority/deficit mechanism (docs/mechanism.md §7): turns an AllocationPolicy's time
+// fractions into per-round job sets. Checked exactly against the reference with gandiva_fair.
 #pragma once
 
 #include <map>

@@ -1,4 +1,4 @@
-// The interval engine (POLLUX.md §4.4; A:simulator/simulator.py:100-271).
+// The interval engine (docs/pollux.md §4.4; A:simulator/simulator.py:100-271).
 #include "engine/interval_simulator.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The interval engine: the Pollux simulator's semantics (POLLUX.md §4.4,
+// The interval engine: the Pollux simulator's semantics (docs/pollux.md §4.4,
 // `A:simulator/simulator.py:100-271`), separate from the Gavel/Shockwave round loop
 // (simulator.cpp) because its time model differs: fixed intervals in which every allocated job
 // steps continuously, epochs and completion inside an interval, a restart delay per

@@ -1,4 +1,4 @@
-// Placement of a round's jobs on GPUs (SIMULATOR.md §6; `_schedule_jobs_on_workers`,
+// Placement of a round's jobs on GPUs (docs/mechanism.md §6; `_schedule_jobs_on_workers`,
 // `scheduler.py:1306-1378`, `_assign_workers_to_job` `:1049-1110`). One GPU per server.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The round loop (SIMULATOR.md §5; `Scheduler.simulate`, `scheduler/scheduler.py:1728-2268`).
+// The round loop (docs/mechanism.md §5; `Scheduler.simulate`, `scheduler/scheduler.py:1728-2268`).
 // One iteration: AdvanceTime, ProcessCompletions, RaiseAdaptationRequests, AdmitArrivals,
 // ScheduleRound (policy + placement + dispatch).
 #include <algorithm>

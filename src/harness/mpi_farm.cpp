@@ -1,4 +1,4 @@
-// The MPI task farm behind `adaptsim sweep` (HARNESS.md §C.1, self-scheduling master-worker).
+// The MPI task farm behind `adaptsim sweep` (docs/sweeps.md §3, self-scheduling master-worker).
 //
 // Protocol (all point-to-point on MPI_COMM_WORLD):
 //   worker -> 0  kTagReady   (empty)          the worker is idle

@@ -26,7 +26,7 @@ TraceJobEfficiency TraceEfficiencyModel(const JobSpec& job, const std::vector<in
   for (int batch : bs_every_epoch) {
     // φ_e = B_e: the schedule trains at the noise scale (static: B_e = B0, unused by a fixed
     // batch). Progress of the epoch along the schedule: (D / B_e) steps of gain
-    // (B_e / M0)·E_e(B_e), E_e(M) = (φ_e + M0)/(φ_e + M) (POLLUX.md §2.2).
+    // (B_e / M0)·E_e(B_e), E_e(M) = (φ_e + M0)/(φ_e + M) (docs/pollux.md §2.2).
     const double phi = adaptive ? static_cast<double>(batch) : m0;
     model.noise_scale.push_back(phi);
     model.progress.push_back(dataset_size_samples / m0 * (phi + m0) / (phi + batch));

@@ -2,16 +2,16 @@
 // traces"): a `.trace` workload becomes a Pollux workload for the interval engine, one synthetic
 // application per trace job.
 //
-// Per job j (model, B0, scale factor sf, adaptation mode, total steps S; SIMULATOR.md §1.1):
+// Per job j (model, B0, scale factor sf, adaptation mode, total steps S; docs/mechanism.md §1.1):
 //  * epochs and schedule: the job's Shockwave profile (adaptsim/profile.hpp, BuildProfile):
 //    E = ceil(S / ceil(D / B0)) epochs of D samples, batch B_e per epoch (static: B0; accordion /
 //    gns: the reference's patterns), exclusive time T_excl on sf GPUs (the ρ denominator of the
 //    round engine; from the task's throughputs table when it is one, else the catalogue);
 //  * true throughput: the catalogue's fitted Pollux model of the job's model
 //    (data/catalog/v100.toml; docs/throughput-model.md): step = T_optim(N, K, m),
-//    sync = T_optim − T_grad, so the engine's T_iter = s·T_grad + T_optim (POLLUX.md §1.2);
+//    sync = T_optim − T_grad, so the engine's T_iter = s·T_grad + T_optim (docs/pollux.md §1.2);
 //  * statistical efficiency: pre-conditioned gradient noise scale φ_e per epoch, with
-//    E_e(M) = (φ_e + M0)/(φ_e + M) (POLLUX.md §2.2; McCandlish et al. 2018, eq. 2.7-2.11):
+//    E_e(M) = (φ_e + M0)/(φ_e + M) (docs/pollux.md §2.2; McCandlish et al. 2018, eq. 2.7-2.11):
 //      static    — the job does not adapt its batch: total batch fixed at M0 = B0 (like the
 //                  artifact's ncf), max batch B0, φ_e = B0 (only K changes);
 //      accordion — φ_e = B_e: small in Accordion's critical regimes (B_e = B0), large (= the

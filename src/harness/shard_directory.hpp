@@ -1,4 +1,4 @@
-// Crash-safe result storage of a sweep (HARNESS.md §C.2): one HDF5 shard per finished task,
+// Crash-safe result storage of a sweep (docs/sweeps.md §4): one HDF5 shard per finished task,
 // `<out>.shards/<task id>.h5`, written under a temporary name, fsync'd and renamed (store.hpp
 // WriteShard), plus an append-only log `<out>.shards/manifest.jsonl` (one JSON object per line:
 // id, status, task_index, rank, wall_time_s, finished_utc). A shard file is the proof that a

@@ -1,5 +1,5 @@
 // SIGTERM / SIGUSR1 (Slurm `--signal=B:USR1@120`, scancel, time limit) -> a flag the farm polls
-// (HARNESS.md §C.2 "Walltime"). While a StopSignals object lives, both signals only set the flag;
+// (docs/sweeps.md §4.3). While a StopSignals object lives, both signals only set the flag;
 // the previous handlers come back when it is destroyed.
 //
 // The flag is the one piece of process-global state in adaptsim: a signal handler can only talk

@@ -1,4 +1,4 @@
-// TaskConfig <-> canonical JSON, and the content-hash task id (HARNESS.md §C.2).
+// TaskConfig <-> canonical JSON, and the content-hash task id (docs/sweeps.md §4).
 #include <algorithm>
 #include <array>
 #include <cstdint>

@@ -1,4 +1,5 @@
-// Metrics (SIMULATOR.md §10; `scheduler.py:2779-3107`, `scheduler/reproduce/aggregate_result.py`).
+// Metrics (docs/mechanism.md §10; `scheduler.py:2779-3107`,
+// `scheduler/reproduce/aggregate_result.py`).
 #include "adaptsim/metrics.hpp"
 
 #include <algorithm>

@@ -89,7 +89,7 @@ std::vector<LabelledSample> TableSamples(const ThroughputTable& table, const Mod
   return samples;
 }
 
-// ---- Pollux CSV profiles (POLLUX.md §4.3). ----
+// ---- Pollux CSV profiles (docs/pollux.md §4.3). ----
 
 double ParseCell(const std::string& path, int line, const std::string& column,
                  const std::string& text) {

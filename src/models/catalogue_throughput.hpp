@@ -2,7 +2,7 @@
 // ThroughputTable, include/adaptsim/throughput.hpp), and building catalogues by fitting Pollux's
 // throughput model (pollux_throughput.hpp, throughput_fit.hpp) to measurements.
 //
-// Mapping of a table entry to the model (SIMULATOR.md §2.2; docs/throughput-model.md): a
+// Mapping of a table entry to the model (docs/mechanism.md §2.2; docs/throughput-model.md): a
 // Shockwave/Gavel value thr for job type "<Model> (batch size B)" on sf GPUs is the aggregate
 // iterations/s, one iteration consuming B samples in total. So K = sf replicas, per-GPU batch
 // m = B / sf (real-valued), no accumulation (s = 0), N = ceil(K / gpus_per_node) nodes, and
@@ -77,9 +77,9 @@ Catalogue FitCatalogueFromTable(const ThroughputTable& table, const CatalogueFit
 
 /// Fits one model (named `model_name`, no workload block) to a Pollux profile: `placements.csv`
 /// (placement,local_bsz,step_time,sync_time) and optionally `scalability.csv`
-/// (num_nodes,num_replicas,local_bsz,step_time,sync_time) (POLLUX.md §4.3). Samples with the same
-/// (N, K, m) are averaged; accumulation time = step − sync. Throws InputError naming file, line
-/// and column for malformed rows, non-positive times, or no rows.
+/// (num_nodes,num_replicas,local_bsz,step_time,sync_time) (docs/pollux.md §4.3). Samples with the
+/// same (N, K, m) are averaged; accumulation time = step − sync. Throws InputError naming file,
+/// line and column for malformed rows, non-positive times, or no rows.
 Catalogue FitCatalogueFromPolluxTraces(const std::string& placements_path,
                                        const std::string& scalability_path,
                                        const std::string& model_name,

@@ -1,4 +1,4 @@
-// Pollux goodput, batch-size optimization and speedup (POLLUX.md §2; A:simulator/goodput.py,
+// Pollux goodput, batch-size optimization and speedup (docs/pollux.md §2; A:simulator/goodput.py,
 // A:simulator/speedup.py).
 #include "models/pollux_goodput.hpp"
 

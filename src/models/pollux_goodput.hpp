@@ -1,8 +1,8 @@
-// Pollux's job-level goodput model (Qiao et al., OSDI'21, §3.1-3.2; POLLUX.md §2): statistical
+// Pollux's job-level goodput model (Qiao et al., OSDI'21, §3.1-3.2; docs/pollux.md §2): statistical
 // efficiency from the pre-conditioned gradient noise scale, goodput = throughput × efficiency, the
 // per-job batch-size/accumulation choice on a 50-point geometric grid, and the speedup function
 // the cluster policy optimizes. Exactly the artifact's `A:simulator/goodput.py:55-145` and
-// `A:simulator/speedup.py:18-70` (not AdaptDL master, which differs, POLLUX.md §2.3).
+// `A:simulator/speedup.py:18-70` (not AdaptDL master, which differs, docs/pollux.md §2.3).
 //
 //   scale = M / M0,  gain = (var + sqr) / (var/scale + sqr)  (1 when the denominator is ≤ 0)
 //   EFFICIENCY(M) = gain / scale = (φ + M0) / (φ + M),  φ = M0·var/sqr      (goodput.py:81-89)
@@ -18,7 +18,7 @@
 namespace adaptsim::models {
 
 /// Gradient statistics (GradParams, goodput.py:52); var normalised to M0. The scheduler's default
-/// before a job reports any is (sqr 0, var 1), i.e. efficiency 1 (POLLUX.md §1.5).
+/// before a job reports any is (sqr 0, var 1), i.e. efficiency 1 (docs/pollux.md §1.5).
 struct PolluxGradParams {
   double sqr = 0.0;
   double var = 1.0;
@@ -71,8 +71,8 @@ class GoodputFunction {
 };
 
 /// SPEEDUP(N, K) = max goodput at (N, K) / base goodput (speedup.py:18-70); base = the optimum at
-/// (1, 1) until Rebase() moves it to the fair share (POLLUX.md §3.2). Memoised in a 32×32 table
-/// for K < 32, as the artifact. speedup(0, 0) = 0.
+/// (1, 1) until Rebase() moves it to the fair share (docs/pollux.md §3.2). Memoised in a 32×32
+/// table for K < 32, as the artifact. speedup(0, 0) = 0.
 class SpeedupFunction {
  public:
   SpeedupFunction(const GoodputFunction& goodput, const BatchBounds& bounds, bool accumulation);

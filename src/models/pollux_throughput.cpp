@@ -1,4 +1,4 @@
-// Pollux throughput model (POLLUX.md §1.2; goodput.py:71-79, 232-257).
+// Pollux throughput model (docs/pollux.md §1.2; goodput.py:71-79, 232-257).
 #include "models/pollux_throughput.hpp"
 
 #include <cstdio>

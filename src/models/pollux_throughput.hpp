@@ -1,6 +1,6 @@
 // Pollux's system-throughput model (Qiao et al., "Pollux: Co-adaptive Cluster Scheduling for
 // Goodput-Optimized Deep Learning", OSDI'21, §3.1 "Modeling system throughput"), exactly as the
-// artifact implements it: POLLUX.md §1.1-1.2, `petuum/adaptdl@c793c70 (osdi21-artifact)
+// artifact implements it: docs/pollux.md §1.1-1.2, `petuum/adaptdl@c793c70 (osdi21-artifact)
 // simulator/goodput.py:32-79, 232-257`.
 //
 // Symbols: N = nodes the job spans, K = replicas (GPUs), m = per-GPU atomic batch size (samples;

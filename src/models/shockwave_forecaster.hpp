@@ -1,8 +1,8 @@
-// Shockwave's per-job metadata and remaining-time forecast (POLICIES.md §8.1-§8.2; reference
+// Shockwave's per-job metadata and remaining-time forecast (docs/policies.md §8.1-§8.2; reference
 // `scheduler/JobMetaData.py` of uw-mad-dash/shockwave@8a44f4a).
 //
 // * Epoch durations (`JobMetaData.py:105-114`): preprofiled d_e = max(1, round(duration_e)) with
-//   round-half-even, from the job's profile (SIMULATOR.md §3.1).
+//   round-half-even, from the job's profile (docs/mechanism.md §3.1).
 // * Calibration (`calibrate_profiled_epoch_duration`, `JobMetaData.py:225-288`): measured samples
 //   Σ_i bs_i · thr_i · Δ · (r_i - r_{i-1}) over the throughput timeline (r_0 = 0) against the
 //   samples the preprofiled durations would have processed in τ = Δ · r_m; when they differ by more

@@ -1,5 +1,5 @@
-// Fitting Pollux's throughput model to measured step times with Ceres Solver (POLLUX.md §1.4-1.6;
-// the objective is `fit_perf_params`, `petuum/adaptdl@c793c70 (osdi21-artifact)
+// Fitting Pollux's throughput model to measured step times with Ceres Solver (docs/pollux.md
+// §1.4-1.6; the objective is `fit_perf_params`, `petuum/adaptdl@c793c70 (osdi21-artifact)
 // simulator/goodput.py:148-229`).
 //
 // Objective (what "fit quality" means everywhere in adaptsim):
@@ -7,7 +7,7 @@
 // with RMSLE_accum = sqrt(mean_i (log T_grad(m_i) - log t_accum_i)^2) over the samples that have an
 // accumulation time, RMSLE_optim likewise for log T_optim(N_i, K_i, m_i) against t_optim_i.
 //
-// Method (POLLUX.md §1.6 option A, made exact): 7 scalar parameter blocks with bounds α/β ≥ 1e-8
+// Method (docs/pollux.md §1.6, made exact): 7 scalar parameter blocks with bounds α/β ≥ 1e-8
 // and γ ∈ [1, 10], and one scale block t_k per series. Ceres (Levenberg-Marquardt, DENSE_QR)
 // minimises the bounded nonlinear least-squares problem
 //   G(θ, t) = Σ_k [ Σ_i e_ki(θ)² / (2 n_k t_k) + t_k / 2 ] + ½ Σ (regulariser residuals)²,
@@ -32,7 +32,7 @@
 
 namespace adaptsim::models {
 
-/// One measured configuration (POLLUX.md §1.3). Times are seconds per step.
+/// One measured configuration (docs/pollux.md §1.3). Times are seconds per step.
 struct ThroughputSample {
   int num_nodes = 1;      ///< N ≥ 1
   int num_replicas = 1;   ///< K ≥ N
@@ -43,7 +43,7 @@ struct ThroughputSample {
   double optim_step_time_s = 0;  ///< full optimizer step time, > 0
 };
 
-/// Knobs of the fit. Defaults reproduce POLLUX.md §1.6.
+/// Knobs of the fit. Defaults reproduce docs/pollux.md §1.6.
 struct FitOptions {
   int max_outer_iterations = 50;   ///< reweighting passes (cap; 2-4 are typical)
   double weight_tolerance = 1e-8;  ///< stop when every RMSLE_k changes by less (relative)

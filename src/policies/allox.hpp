@@ -1,5 +1,5 @@
-// AlloX = `allox` (POLICIES.md §3.4; `scheduler/policies/allox.py:13-188`), alpha = 0.2 for the
-// policy string "allox" (`utils.py:606-611`). One GPU type, C GPUs; N_i remaining steps, T_i
+// AlloX = `allox` (docs/policies.md §3.4; `scheduler/policies/allox.py:13-188`), alpha = 0.2 for
+// the policy string "allox" (`utils.py:606-611`). One GPU type, C GPUs; N_i remaining steps, T_i
 // steps/s, τ_i seconds since arrival, s_i GPUs. Per call:
 //  1. already allocated = jobs whose previous allocation is exactly 1.0 (exact float compare,
 //     `:45-62`; only 1-GPU jobs can satisfy it); all others are unallocated (id order).
@@ -12,7 +12,7 @@
 //  6. x = previous allocation for every job that has one, 0 otherwise; then the first job on
 //     each worker gets x = 1/s_i (`:163-180`); saved as the previous allocation.
 // The exact-1.0 test and the perpetual 1/s_i of multi-GPU jobs look like bugs but shape the
-// baseline; they are kept (POLICIES.md §7.2). Σ x_i may exceed C; the mechanism arbitrates.
+// baseline; they are kept (docs/policies.md §7.2). Σ x_i may exceed C; the mechanism arbitrates.
 // A zero throughput is rejected (the reference silently uses 1e-10, `:117-118`).
 #pragma once
 

@@ -1,5 +1,5 @@
 // Analytic centre of a box with one knapsack row, the deterministic "interior point" adaptsim
-// returns on non-unique optimal faces (POLICIES.md §3.1 C++ plan step 3, §3.2, §6):
+// returns on non-unique optimal faces (docs/policies.md §3.1, §3.2, §6):
 //
 //   maximise  Σ_i [ log x_i + log(1 − x_i) + log(x_i − l_i) ] + log(C − Σ_i s_i x_i)
 //

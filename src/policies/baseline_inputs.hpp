@@ -1,5 +1,5 @@
-// Input checks shared by the Shockwave-paper baselines (POLICIES.md §2): clear InputErrors instead
-// of NaNs or crashes when a policy is handed an impossible snapshot.
+// Input checks shared by the Shockwave-paper baselines (docs/policies.md §2): clear InputErrors
+// instead of NaNs or crashes when a policy is handed an impossible snapshot.
 #pragma once
 
 #include <string>
@@ -9,7 +9,7 @@
 namespace adaptsim {
 
 /// Which path computes an LP policy's optimum: the exact one-GPU-type closed form, or COIN-OR CLP
-/// (the general path, kept to check the closed forms; POLICIES.md §1).
+/// (the general path, kept to check the closed forms; docs/policies.md §1).
 enum class LpPath { kClosedForm, kClp };
 
 }  // namespace adaptsim

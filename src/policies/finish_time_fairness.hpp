@@ -1,4 +1,5 @@
-// Themis = `finish_time_fairness` (POLICIES.md §3.2; `scheduler/policies/finish_time_fairness.py`).
+// Themis = `finish_time_fairness` (docs/policies.md §3.2;
+// `scheduler/policies/finish_time_fairness.py`).
 //
 // Per call, for the m active jobs (one GPU type; T_i steps/s, N_i remaining steps, τ_i seconds
 // since arrival, s_i GPUs, C GPUs):

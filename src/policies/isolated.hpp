@@ -1,4 +1,4 @@
-// Isolated (POLICIES.md §4; `scheduler/policies/isolated.py:35-55`): each of the m active jobs
+// Isolated (docs/policies.md §4; `scheduler/policies/isolated.py:35-55`): each of the m active jobs
 // gets an equal 1/m share of the cluster's GPUs, converted to a time fraction by its scale factor:
 //   x_i = (C / (m s_i)) / max(1, C / (m s_i)) = min(1, C / (m s_i)).
 // Also the "isolated throughput" T_i x_i that Themis normalises by (§3.2 step 1).

@@ -1,4 +1,4 @@
-// Isolated_plus (POLICIES.md §4; `scheduler/policies/isolated_plus.py:35-55`): the division by
+// Isolated_plus (docs/policies.md §4; `scheduler/policies/isolated_plus.py:35-55`): the division by
 // the scale factor is commented out in the reference (`:50`), so x_i = min(1, C/m) as in
 // Gandiva-Fair. The policy name "Isolated_plus" switches the Gavel selection to strict priority
 // (`break` at the first job that does not fit, `scheduler.py:1253-1259`): Traits() sets

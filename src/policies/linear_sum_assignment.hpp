@@ -1,5 +1,5 @@
 // Rectangular linear sum assignment, tie-exact with SciPy's `linear_sum_assignment`, which AlloX
-// calls (POLICIES.md §3.4; `allox.py:144`). Algorithm: Crouse's shortest augmenting path
+// calls (docs/policies.md §3.4; `allox.py:144`). Algorithm: Crouse's shortest augmenting path
 // (D. F. Crouse, "On implementing 2D rectangular assignment algorithms", IEEE TAES 52(4) 2016,
 // pp. 1685-1686), with the conventions of SciPy's implementation
 // (`scipy/scipy@16a1a9b6:scipy/optimize/rectangular_lsap/rectangular_lsap.cpp`) that decide

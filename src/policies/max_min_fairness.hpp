@@ -1,4 +1,4 @@
-// Gavel's max-min fairness, the "LAS" baseline (POLICIES.md §3.3;
+// Gavel's max-min fairness, the "LAS" baseline (docs/policies.md §3.3;
 // `scheduler/policies/max_min_fairness.py:12-113`), for one GPU type in closed form.
 //
 // Throughputs are replaced by 1, so the LP is: maximise t s.t. t <= s_i x_i / w_i,
@@ -7,7 +7,7 @@
 //  * Otherwise the optimal face {l_i <= x_i <= 1, Σ s_i x_i <= C}, l_i = w_i t*/s_i, is not a
 //    point. adaptsim returns x_i = l_i + θ (1 - l_i) with θ = face_position · θ_max, where θ_max
 //    is the largest θ in [0, 1] that keeps Σ s_i x_i <= C. face_position 0.5 ("centre", default)
-//    is the middle of that segment, near the interior point an IPM returns (POLICIES.md §6.3);
+//    is the middle of that segment, near the interior point an IPM returns (docs/policies.md §6.3);
 //    1.0 ("fill") uses all spare capacity; 0.0 ("lower") is the minimal point.
 #pragma once
 

@@ -50,7 +50,8 @@ std::vector<double> MaxSumThroughputClosedForm(const std::vector<double>& throug
 std::vector<double> MaxSumThroughputClp(const std::vector<double>& throughputs,
                                         const std::vector<int>& scale_factors, int num_gpus,
                                         int max_iterations) {
-  // Rows in cvxpy's order (POLICIES.md §6): capacity, then Σ_k x_ik <= 1 per job; x >= 0 bounds.
+  // Rows in cvxpy's order (docs/policies.md §6): capacity, then Σ_k x_ik <= 1 per job; x >= 0
+  // bounds.
   LpProblem lp;
   lp.maximize = true;
   const int m = static_cast<int>(throughputs.size());

@@ -1,5 +1,6 @@
-// MST = `max_sum_throughput_perf` (POLICIES.md §3.5; `scheduler/policies/max_sum_throughput.py`,
-// class ThroughputSumWithPerf → ThroughputNormalizedByCostSumWithPerfSLOs, `:11-21, 44-108`):
+// MST = `max_sum_throughput_perf` (docs/policies.md §3.5;
+// `scheduler/policies/max_sum_throughput.py`, class ThroughputSumWithPerf →
+// ThroughputNormalizedByCostSumWithPerfSLOs, `:11-21, 44-108`):
 //
 //   maximise Σ_i T_i x_i   s.t.  0 <= x_i <= 1,  Σ_i s_i x_i <= C        (one GPU type, cost 1)
 //
@@ -9,7 +10,7 @@
 //    decreasing ratio; ratios within a relative `tie_tolerance` (default 1e-9) form a tie group.
 //    Whole groups get x = 1 while they fit; the marginal group gets the symmetric split
 //    x = capacity_left / Σ_group s_i for every member (what ECOS returns, checked to 1e-7,
-//    POLICIES.md §6.1); later groups get 0.
+//    docs/policies.md §6.1); later groups get 0.
 //  * "clp": the LP on COIN-OR CLP, barrier without crossover and presolve off, which reproduced
 //    ECOS's tie split to <= 6e-9 (§6.7). Iteration limit `max_iterations` (default 1000).
 #pragma once

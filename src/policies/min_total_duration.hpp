@@ -1,4 +1,4 @@
-// OSSP = `min_total_duration` (POLICIES.md §3.1; `scheduler/policies/min_total_duration.py`).
+// OSSP = `min_total_duration` (docs/policies.md §3.1; `scheduler/policies/min_total_duration.py`).
 //
 // The reference bisects on the horizon T (seconds) over the feasibility LP
 //   F(T) = { 0 <= x_i <= 1, Σ_i s_i x_i <= C, T_i x_i >= N_i / T }       (`:55-78`)

@@ -1,4 +1,4 @@
-// Optimus+Oracle (+TunedJobs) as shipped with the Pollux artifact (POLLUX.md §4.5;
+// Optimus+Oracle (+TunedJobs) as shipped with the Pollux artifact (docs/pollux.md §4.5;
 // `A:simulator/optimus.py:10-73`, job info `A:simulator/simulator.py:338-355`). Every active job
 // gets one GPU (workload order while GPUs last); remaining GPUs go one at a time to the job with
 // the largest marginal gain (T_step(k) − T_step(k+1)) · remaining_iterations, where T_step is the

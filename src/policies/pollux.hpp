@@ -1,5 +1,5 @@
 // Pollux (Qiao et al., OSDI'21): goodput-driven co-adaptive scheduling as in the artifact's
-// simulator (POLLUX.md §3; `A:simulator/pollux.py`, job side `A:simulator/simulator.py:22-98,
+// simulator (docs/pollux.md §3; `A:simulator/pollux.py`, job side `A:simulator/simulator.py:22-98,
 // 321-336`).
 //
 // Job side (the PolluxAgent): every measured configuration (N, K, m) is kept once (first

@@ -1,4 +1,4 @@
-// The genetic algorithm of PolluxSched (POLLUX.md §3.5-3.6; `A:simulator/pollux.py:115-200,
+// The genetic algorithm of PolluxSched (docs/pollux.md §3.5-3.6; `A:simulator/pollux.py:115-200,
 // 339-438`), an NSGA-II as in pymoo 0.4.2 (`P:pymoo/algorithms/nsga2.py`,
 // `P:pymoo/model/{algorithm,mating,crossover}.py`) with the artifact's custom operators, written
 // out here because pymoo's Python loop cannot be reused and pagmo2's NSGA-II has fixed operators.

@@ -1,4 +1,4 @@
-// The policy table (STYLE.md habit 4). Names follow the reference's `--policy` strings.
+// The policy table. Names follow the reference's `--policy` strings.
 #include "adaptsim/registry.hpp"
 
 #include <functional>

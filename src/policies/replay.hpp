@@ -1,5 +1,5 @@
 // Replay: plays back a recorded per-round schedule, job for job and GPU for GPU. Used to check the
-// mechanism against reference runs (SIMULATOR.md §0: replaying `per_round_schedule` reproduces
+// mechanism against reference runs (docs/mechanism.md §0: replaying `per_round_schedule` reproduces
 // every JCT and throughput entry) and to re-run a schedule under changed mechanism knobs.
 #pragma once
 

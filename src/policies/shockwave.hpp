@@ -1,6 +1,6 @@
 // Shockwave (Zheng et al., NSDI'23): market-based planning over a window of future rounds
-// (POLICIES.md §8; reference `scheduler/shockwave.py`, `scheduler/JobMetaData.py` and the hooks
-// in `scheduler/scheduler.py` of uw-mad-dash/shockwave@8a44f4a).
+// (docs/policies.md §8; reference `scheduler/shockwave.py`, `scheduler/JobMetaData.py` and the
+// hooks in `scheduler/scheduler.py` of uw-mad-dash/shockwave@8a44f4a).
 //
 // At a re-solve (job arrival, job completion, every 8 rounds, initially) it
 //   1. appends fair-share finish-time estimates F̂_j when the job set changed (§8.3,
@@ -14,8 +14,8 @@
 // Between re-solves the cached per-round sets are returned (`round_schedule`, `:122-166`).
 //
 // Event order. The reference updates Shockwave after completions and adaptation flags and BEFORE
-// arrivals (`_update_shockwave_scheduler`, `scheduler.py:2270-2374`, SIMULATOR.md §5.2 step 5):
-// progress c_j = floor(steps_run / ceil(D / bs)) of the jobs it returned last round, round
+// arrivals (`_update_shockwave_scheduler`, `scheduler.py:2270-2374`, docs/mechanism.md §5.2 step
+// 5): progress c_j = floor(steps_run / ceil(D / bs)) of the jobs it returned last round, round
 // pointer + 1, and the 8-round re-solve counter. The engine calls OnJobArrived before PlanRound,
 // so arrivals are only queued there; PlanRound first performs that update on the jobs it already
 // knew (none of which changed state through the arrivals), then registers the queued arrivals

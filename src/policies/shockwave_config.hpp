@@ -1,4 +1,4 @@
-// Shockwave's configuration: the reference's JSON keys (POLICIES.md §8.6; read unchanged from
+// Shockwave's configuration: the reference's JSON keys (docs/policies.md §8.6; read unchanged from
 // `scheduler/configurations/*.json` of uw-mad-dash/shockwave@8a44f4a) plus adaptsim's solver
 // choice and limits.
 #pragma once

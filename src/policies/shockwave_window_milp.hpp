@@ -1,4 +1,4 @@
-// The *general* window solver: Shockwave's window problem (window_structured.hpp, POLICIES.md
+// The *general* window solver: Shockwave's window problem (window_structured.hpp, docs/policies.md
 // §8.4) written as the reference's mixed-integer program (`dynamic_eisenberg_gale_scheduling`,
 // `scheduler/shockwave.py:504-711`) and solved with CBC; and the ranking MILP of the infeasible
 // fallback (`rank_in_schedule_jobs`, `shockwave.py:714-793`).
@@ -11,7 +11,7 @@
 
 namespace adaptsim {
 
-/// The MILP of POLICIES.md §8.4: x_jt (N·T binaries), p_j, λ_jb, z_jb (SOS2 binaries, 10 pair
+/// The MILP of docs/policies.md §8.4: x_jt (N·T binaries), p_j, λ_jb, z_jb (SOS2 binaries, 10 pair
 /// rows for 6 bases), s_j >= R_j - ē_j p_j, M >= s_j; C6 as the upper bound of s_j. Objective
 /// coefficients are divided by max(1, max |coefficient|) (the fallback's weights ρ̂^100 reach
 /// 1e30). Column layout: x_jt at j·T + t, then p, λ, z, s, M.

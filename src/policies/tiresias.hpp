@@ -1,4 +1,4 @@
-// Tiresias (+TunedJobs) as shipped with the Pollux artifact (POLLUX.md §4.5;
+// Tiresias (+TunedJobs) as shipped with the Pollux artifact (docs/pollux.md §4.5;
 // `A:simulator/tiresias.py:8-83`): two-queue discretised LAS. A job is demoted from Q0 to Q1 once
 // executed_time · num_replicas ≥ 16 GPU-hours (integer seconds, as the artifact); starvation
 // handling off. Every interval jobs are admitted greedily in priority order (Q0 in arrival order,

@@ -1,5 +1,5 @@
-// What the Pollux artifact's rigid baselines share ("+TunedJobs", POLLUX.md §4.5): each job runs
-// at its workload CSV's total batch size, spread over the replicas the policy grants
+// What the Pollux artifact's rigid baselines share ("+TunedJobs", docs/pollux.md §4.5): each job
+// runs at its workload CSV's total batch size, spread over the replicas the policy grants
 // (`A:simulator/simulator.py:76-81`), and new allocations take GPUs from the nodes with the most
 // free GPUs (`A:simulator/tiresias.py:70-83`, `optimus.py:80-89`). Used by tiresias.cpp and
 // optimus.cpp.

@@ -1,4 +1,4 @@
-// A linear program as plain data, and the result of solving it (POLICIES.md §5). No solver
+// A linear program as plain data, and the result of solving it (docs/policies.md §5). No solver
 // headers here: policies build an LpProblem and call a solver adapter (clp_solver.hpp).
 #pragma once
 
@@ -52,13 +52,14 @@ struct LpProblem {
 };
 
 /// The algorithm used. Barrier without crossover returns a centred point of a non-unique optimal
-/// face (it reproduced ECOS's symmetric MST tie split, POLICIES.md §6.7); dual simplex a vertex.
+/// face (it reproduced ECOS's symmetric MST tie split, docs/policies.md §6.7); dual simplex a
+/// vertex.
 enum class LpMethod { kDualSimplex, kPrimalSimplex, kBarrierNoCrossover };
 
 /// Solver limits: iterations only, never wall-clock (results must be reproducible).
 struct LpOptions {
   LpMethod method = LpMethod::kDualSimplex;
-  bool presolve = false;           ///< POLICIES.md §6.7 uses presolve off
+  bool presolve = false;           ///< docs/policies.md §6.7 uses presolve off
   int max_iterations = 100000;     ///< simplex pivots or barrier iterations; > 0
   double primal_tolerance = 1e-9;  ///< feasibility tolerance (CLP's default is 1e-7); > 0
 

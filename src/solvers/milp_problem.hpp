@@ -1,6 +1,6 @@
-// A mixed-integer linear program as plain data, and the result of solving it (STYLE.md habit 6;
-// POLICIES.md §5.2, §8.4). No solver headers here: callers build a MilpProblem and call a solver
-// adapter (cbc_solver.hpp).
+// A mixed-integer linear program as plain data, and the result of solving it (docs/policies.md
+// §5.2, §8.4). No solver headers here: callers build a MilpProblem and call a solver adapter
+// (cbc_solver.hpp).
 #pragma once
 
 #include <cstdint>

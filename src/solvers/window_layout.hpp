@@ -1,5 +1,5 @@
 // Laying out Shockwave's window plan: which of the T window rounds each job gets, given the
-// number of rounds n_j it was granted (POLICIES.md §8.4-§8.5; reference
+// number of rounds n_j it was granted (docs/policies.md §8.4-§8.5; reference
 // `scheduler/shockwave.py` of uw-mad-dash/shockwave@8a44f4a).
 //
 // Jobs have gang sizes w_j (GPUs); a layout is a 0/1 matrix x_jt with row sums n_j and

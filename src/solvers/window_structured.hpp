@@ -1,4 +1,4 @@
-// Shockwave's planning-window problem (POLICIES.md §8.4; `dynamic_eisenberg_gale_scheduling`,
+// Shockwave's planning-window problem (docs/policies.md §8.4; `dynamic_eisenberg_gale_scheduling`,
 // `scheduler/shockwave.py:504-711`) as plain data, its objective, exact layout feasibility for
 // power-of-two gangs, and the *structured* solver.
 //

@@ -1,4 +1,4 @@
-// Trace generator (trace_generator.hpp; SIMULATOR.md §1.4).
+// Trace generator (trace_generator.hpp; docs/mechanism.md §1.4).
 #include "trace/trace_generator.hpp"
 
 #include <cmath>

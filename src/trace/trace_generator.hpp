@@ -1,7 +1,8 @@
-// Synthetic Shockwave-style traces (SIMULATOR.md §1.4; `scheduler/scripts/utils/generate_trace.py:
-// 350-569` and `utils.generate_job`, `scheduler/utils.py:118-275`), drawn from counter-based
-// Random123 Philox4x32-10 streams so that the same options give a byte-identical trace on any
-// machine, independent of job count, thread count or platform RNG.
+// Synthetic Shockwave-style traces (docs/mechanism.md §1.4;
+// `scheduler/scripts/utils/generate_trace.py: 350-569` and `utils.generate_job`,
+// `scheduler/utils.py:118-275`), drawn from counter-based Random123 Philox4x32-10 streams so that
+// the same options give a byte-identical trace on any machine, independent of job count, thread
+// count or platform RNG.
 //
 // Per job i (all draws are functions of (seed, stream, i, draw) only):
 //   template    uniform over the (model, trace batch size) pairs, models in catalogue order
@@ -15,7 +16,7 @@
 //   total steps int(duration_s · thr(model, batch size, scale factor)), iterations
 //   arrival     0 for job 0, then previous + (−ln(1−U) · lam_s) kept in double, written truncated
 // Not a bit-exact replay of the reference (which uses CPython MT19937 and numpy's legacy
-// RandomState, SIMULATOR.md §1.4 "For C++"): the distributions are the same, the streams are not.
+// RandomState, docs/mechanism.md §1.4): the distributions are the same, the streams are not.
 // Cross-machine identity assumes IEEE-754 doubles and the same libm log(); a last-ulp difference
 // could only matter when a value lands exactly on an integer before truncation.
 #pragma once
@@ -34,7 +35,7 @@ namespace adaptsim {
 /// Duration-bucket mixes: P(small), P(medium), P(large), P(xl).
 inline constexpr std::array<double, 4> kShockwaveDurationMix = {0.72, 0.20, 0.05, 0.03};
 /// The generator docstring's "Pollux: 72% small, 20% medium, 6% large, 2% extra large"
-/// (generate_trace.py:371-400; SIMULATOR.md §1.4).
+/// (generate_trace.py:371-400; docs/mechanism.md §1.4).
 inline constexpr std::array<double, 4> kPolluxDurationMix = {0.72, 0.20, 0.06, 0.02};
 
 struct TraceGeneratorOptions {

@@ -1,5 +1,5 @@
-// Reader and writer of the 12-field `.trace` format (SIMULATOR.md §1.1; parsed in the reference by
-// `utils.parse_trace`, `scheduler/utils.py:1446-1497`).
+// Reader and writer of the 12-field `.trace` format (docs/mechanism.md §1.1; parsed in the
+// reference by `utils.parse_trace`, `scheduler/utils.py:1446-1497`).
 #include <charconv>
 #include <cmath>
 #include <fstream>

@@ -1,4 +1,4 @@
-// Simulated batch-size state machines (SIMULATOR.md §3.4-3.5).
+// Simulated batch-size state machines (docs/mechanism.md §3.4-3.5).
 #include "adaptsim/adaptation.hpp"
 
 #include <algorithm>

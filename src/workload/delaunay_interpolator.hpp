@@ -2,7 +2,7 @@
 // LinearNDInterpolator (scipy/interpolate/interpnd.pyx `_do_evaluate`, scipy/spatial/_qhull.pyx
 // `_find_simplex`, `_find_simplex_directed`, `_find_simplex_bruteforce`,
 // `_get_barycentric_transforms`) as the Pollux artifact uses it for placements outside the
-// profiles (POLLUX.md §4.3). The triangulation is libqhull's "d Qbb Qc Qz Q12 Qt"; the Pollux
+// profiles (docs/pollux.md §4.3). The triangulation is libqhull's "d Qbb Qc Qz Q12 Qt"; the Pollux
 // profile grids are co-spherical lattices, for which Qhull's triangulated output contains
 // overlapping simplices, so the VALUE at a point depends on which simplex the search reaches.
 // Hence the search is scipy's, step by step: a walk on the lifted paraboloid from simplex 0, a

@@ -2,7 +2,7 @@
 
 namespace adaptsim::internal {
 
-// Rows of SIMULATOR.md §3.3 (sources: ResNet-18 `utils.py:817-1008`, ResNet-50 `:1009-1066`,
+// Rows of docs/mechanism.md §3.3 (sources: ResNet-18 `utils.py:817-1008`, ResNet-50 `:1009-1066`,
 // LM `:1067-1258`, Recommendation `:1261-1324`). Combinations not listed keep B0.
 const std::vector<GnsRule>& GnsRules() {
   static const std::vector<GnsRule> kRules = {

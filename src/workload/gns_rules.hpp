@@ -1,4 +1,4 @@
-// The GNS batch-size schedule table (SIMULATOR.md §3.3; `utils.get_gns_bs_pattern`,
+// The GNS batch-size schedule table (docs/mechanism.md §3.3; `utils.get_gns_bs_pattern`,
 // `scheduler/utils.py:801-1328`). Private to src/workload.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The job table of the reference (SIMULATOR.md §1.2; `scheduler/job_table.py:110-128`, dataset
+// The job table of the reference (docs/mechanism.md §1.2; `scheduler/job_table.py:110-128`, dataset
 // sizes `scheduler/utils.py:37-54`, batch-size limits `scheduler.py:1604-1726, 4767-4775`).
 #include "adaptsim/workload.hpp"
 

@@ -1,4 +1,4 @@
-// Pollux per-application profiles (POLLUX.md §4.3; `A:simulator/applications.py:23-238`).
+// Pollux per-application profiles (docs/pollux.md §4.3; `A:simulator/applications.py:23-238`).
 #include "workload/pollux_application.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// Per-application profiles of the Pollux simulator (POLLUX.md §4.3, `A:simulator/applications.py`):
-// measured step/sync times per placement and atomic batch size (placements.csv, scalability.csv)
-// and per-epoch progress and gradient statistics at each validated total batch size
-// (validation-<bsz>.csv).
+// Per-application profiles of the Pollux simulator (docs/pollux.md §4.3,
+// `A:simulator/applications.py`): measured step/sync times per placement and atomic batch size
+// (placements.csv, scalability.csv) and per-epoch progress and gradient statistics at each
+// validated total batch size (validation-<bsz>.csv).
 //
 // Look-ups follow the artifact exactly:
 //  * Throughput(placement, m): zeros dropped, placement rotated to its lexicographically smallest

@@ -1,4 +1,4 @@
-// Pollux workload CSV reader (POLLUX.md §4.2).
+// Pollux workload CSV reader (docs/pollux.md §4.2).
 #include "workload/pollux_workload.hpp"
 
 #include <charconv>

@@ -1,6 +1,6 @@
 // Pollux (OSDI'21) workloads: CSV files `name,time,application,num_replicas,batch_size`
-// (POLLUX.md §4.2; read by `A:simulator/simulator.py:187-201`), and the small CSV reader shared
-// by the per-application profiles (pollux_application.hpp).
+// (docs/pollux.md §4.2; read by `A:simulator/simulator.py:187-201`), and the small CSV reader
+// shared by the per-application profiles (pollux_application.hpp).
 #pragma once
 
 #include <string>

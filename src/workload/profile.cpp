@@ -1,4 +1,4 @@
-// Per-job profile (SIMULATOR.md §3.1-3.3; `utils.generate_pickle_file`,
+// Per-job profile (docs/mechanism.md §3.1-3.3; `utils.generate_pickle_file`,
 // `scheduler/utils.py:1331-1443`).
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Measured throughput table (SIMULATOR.md §2; `utils.read_all_throughputs_json_v2`,
+// Measured throughput table (docs/mechanism.md §2; `utils.read_all_throughputs_json_v2`,
 // `scheduler/utils.py:575-594`).
 #include <fstream>
 #include <regex>
