@@ -1,4 +1,4 @@
-// Benchmark and fidelity table of the Shockwave-paper baselines (issue 4).
+// Benchmark and fidelity table of the Shockwave-paper baselines.
 //
 // Usage: bench_baselines [DATA_DIR] [--fidelity] [--repeats N] [POLICY ...]
 //   DATA_DIR defaults to $ADAPTSIM_DATA or ../shared/data.

@@ -1,6 +1,6 @@
 // Fidelity of the Shockwave-paper baselines against the reference runs of
 // ../shared/data/golden/shockwave_tacc32 (120 jobs, 32 GPUs; docs/mechanism.md §11.1).
-// Tolerances (issue 4): makespan and mean JCT within 2 %, worst static FTF ρ within 10 %, share of
+// Tolerances: makespan and mean JCT within 2 %, worst static FTF ρ within 10 %, share of
 // jobs with ρ > 1.05 within 5 percentage points. Where the reference's optimum is not unique
 // (OSSP, Themis, uncontended max-min) adaptsim uses its documented face rule (docs/policies.md §6),
 // so these are statistical, not bit-exact, comparisons.

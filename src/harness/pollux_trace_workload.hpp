@@ -1,4 +1,4 @@
-// Pollux on the Shockwave traces (issue 7 item 6; docs/pollux.md "Pollux on the Shockwave
+// Pollux on the Shockwave traces (docs/pollux.md "Pollux on the Shockwave
 // traces"): a `.trace` workload becomes a Pollux workload for the interval engine, one synthetic
 // application per trace job.
 //
