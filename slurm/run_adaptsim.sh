@@ -53,7 +53,8 @@ forward() {
 trap forward USR1 TERM
 "${launcher[@]}" "$adaptsim" "$@" 2> >(tee -a "$stderr_copy" >&2) &
 step=$!
-if [ "$interrupted" = 1 ]; then kill -USR1 "$step" 2>/dev/null; fi # signal came before $step was set
+# A signal that came before $step was set:
+if [ "$interrupted" = 1 ]; then kill -USR1 "$step" 2>/dev/null; fi
 while true; do
   trapped=0
   wait "$step"
@@ -73,7 +74,9 @@ rm -f "$stderr_copy"
 if [ "$status" -eq 0 ] && [ "$stopped" = 1 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
   echo "adaptsim: stopped with work left; requeueing job $SLURM_JOB_ID to resume"
   # Ends this run at once; the job becomes PENDING and starts again after Slurm's requeue delay.
-  scontrol requeue "$SLURM_JOB_ID" || echo "adaptsim: requeue refused: resubmit the job to resume" >&2
+  if ! scontrol requeue "$SLURM_JOB_ID"; then
+    echo "adaptsim: requeue refused (submitted with --no-requeue?): resubmit the job to resume" >&2
+  fi
 elif [ "$status" -ne 0 ] && [ "$stopped" = 1 ]; then
   echo "adaptsim: stopped and failed (exit status $status): not requeueing" >&2
 elif [ "$interrupted" = 1 ]; then

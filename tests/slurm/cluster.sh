@@ -1,7 +1,7 @@
 #!/bin/sh
 # CTest fixture of the `slurm` tests: the one-node Slurm of scripts/slurm-local.
-#   cluster.sh setup SOURCE_DIR MARKER     start it unless it runs already (MARKER records who started it)
-#   cluster.sh cleanup SOURCE_DIR MARKER   stop it if setup started it and no job is left in the queue
+#   cluster.sh setup SOURCE_DIR MARKER    start it unless it runs already (MARKER: we started it)
+#   cluster.sh cleanup SOURCE_DIR MARKER  stop it if setup started it and no job is left queued
 # Exits 77 (CTest SKIP_RETURN_CODE) when not root: the Slurm daemons need root.
 set -eu
 mode=$1 source=$2 marker=$3
@@ -20,7 +20,10 @@ case "$mode" in
     fi
     ;;
   cleanup)
-    [ -f "$marker" ] || { echo "the local Slurm was running before the tests: left running"; exit 0; }
+    if [ ! -f "$marker" ]; then
+      echo "the local Slurm was running before the tests: left running"
+      exit 0
+    fi
     rm -f "$marker"
     if [ -n "$(squeue -h 2>/dev/null)" ]; then
       echo "jobs left in the queue (not ours to cancel): the local Slurm is left running"

@@ -108,7 +108,8 @@ def check_results(results, expected_ids, ntasks):
         raise Failure(f"/meta rank_count = {rank_count}, but the job has {ntasks} tasks: the "
                       "ranks did not form one MPI communicator")
     if not all(1 <= r < rank_count for r in ranks):
-        raise Failure(f"tasks ran on ranks {sorted(set(ranks))}, expected workers 1..{rank_count - 1}")
+        raise Failure(f"tasks ran on ranks {sorted(set(ranks))}, expected workers 1.."
+                      f"{rank_count - 1}")
     print(f"  results: {len(ids)} of {len(expected_ids)} tasks, each once, all ok; "
           f"rank_count {rank_count} = job tasks; worker ranks used {sorted(set(ranks))}")
 
