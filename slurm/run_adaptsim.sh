@@ -17,12 +17,14 @@
 #
 # Signals: `#SBATCH --signal=B:USR1@SECONDS` sends USR1 to this batch shell only. It is forwarded
 # to the launcher (srun and mpirun pass USR1 on to every rank): rank 0 stops dispatching, lets the
-# running tasks finish within --grace seconds, writes the results and exits 0. SIGTERM (time limit
-# reached, scancel) is forwarded the same way. When adaptsim exited 0 and said that work is left
-# ("rerun the same command to resume"; also after `scancel --signal=USR1` to the ranks alone), the
-# job requeues itself with `scontrol requeue` (needs `#SBATCH --requeue`): it becomes PENDING and
-# later runs this script again, which skips every finished task. A signal that comes as the run
-# ends with nothing left, or a failed run, does not requeue.
+# running tasks finish within --grace seconds, writes the results and exits 0. When adaptsim then
+# says that work is left ("rerun the same command to resume"; also after `scancel --signal=USR1`
+# to the ranks alone), the job requeues itself with `scontrol requeue` (needs `#SBATCH
+# --requeue`): it becomes PENDING and later runs this script again, which skips every finished
+# task. So does a forwarded signal that kills the ranks (it came while they were starting or
+# exiting, outside their handler). SIGTERM (scancel, time limit reached) is forwarded as USR1 too,
+# so that running tasks can finish, but does not requeue; nor does a failed run, or a signal that
+# comes as the run ends with nothing left.
 set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: slurm/run_adaptsim.sh SUBCOMMAND [ARGS...]" >&2; exit 2; }
 adaptsim=${ADAPTSIM:-build/release/src/app/adaptsim}
@@ -31,6 +33,15 @@ if [ ! -x "$adaptsim" ]; then
     "cmake --build --preset release), submit from the checkout, or set ADAPTSIM" >&2
   exit 2
 fi
+# `adaptsim sweep` wants the folder of its --out file to exist (results/ in a fresh checkout).
+previous=
+for arg in "$@"; do
+  case "$previous,$arg" in
+    --out,*) mkdir -p "$(dirname "$arg")" ;;
+    *,--out=*) mkdir -p "$(dirname "${arg#--out=}")" ;;
+  esac
+  previous=$arg
+done
 # Some parallel filesystems refuse HDF5's file locks ("unable to lock file, errno = 524").
 # Only rank 0 writes (shards, then the merged file), so locking is not needed.
 export HDF5_USE_FILE_LOCKING=FALSE
@@ -45,13 +56,16 @@ echo "adaptsim: job ${SLURM_JOB_ID:-none} run $((${SLURM_RESTART_COUNT:-0} + 1))
 
 # A copy of the ranks' stderr tells whether the run stopped with work left.
 stderr_copy=$(mktemp "${TMPDIR:-/tmp}/adaptsim-stderr.XXXXXX")
-interrupted=0 trapped=0 step=
-forward() {
+interrupted=0 terminated=0 trapped=0 step=
+forward() { # $1: the signal received; the ranks get USR1 either way
   interrupted=1 trapped=1
+  if [ "$1" = TERM ]; then terminated=1; fi
   if [ -n "$step" ]; then kill -USR1 "$step" 2>/dev/null; fi
 }
-trap forward USR1 TERM
-"${launcher[@]}" "$adaptsim" "$@" 2> >(tee -a "$stderr_copy" >&2) &
+trap 'forward USR1' USR1
+trap 'forward TERM' TERM
+# tee ignores SIGTERM (scancel signals every process of the job) so that no line is lost.
+"${launcher[@]}" "$adaptsim" "$@" 2> >(trap '' TERM; exec tee -a "$stderr_copy" >&2) &
 step=$!
 # A signal that came before $step was set:
 if [ "$interrupted" = 1 ]; then kill -USR1 "$step" 2>/dev/null; fi
@@ -71,12 +85,23 @@ if grep "rerun the same command to resume" "$stderr_copy" | grep -qv "; 0 task(s
   stopped=1
 fi
 rm -f "$stderr_copy"
-if [ "$status" -eq 0 ] && [ "$stopped" = 1 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
-  echo "adaptsim: stopped with work left; requeueing job $SLURM_JOB_ID to resume"
+requeue() {
+  echo "adaptsim: $1; requeueing job $SLURM_JOB_ID to resume"
   # Ends this run at once; the job becomes PENDING and starts again after Slurm's requeue delay.
   if ! scontrol requeue "$SLURM_JOB_ID"; then
     echo "adaptsim: requeue refused (submitted with --no-requeue?): resubmit the job to resume" >&2
   fi
+}
+if [ -z "${SLURM_JOB_ID:-}" ]; then
+  : # not a Slurm job: nothing to requeue
+elif [ "$terminated" = 1 ]; then
+  echo "adaptsim: SIGTERM (scancel, or the time limit reached): not requeueing; resubmit to resume"
+elif [ "$status" -eq 0 ] && [ "$stopped" = 1 ]; then
+  requeue "stopped with work left"
+elif [ "$interrupted" = 1 ] && [ "$status" -gt 128 ]; then
+  # The forwarded signal killed ranks that had not installed their handler yet (still starting)
+  # or no longer had it (exiting). Every finished task is stored: requeue to run the rest.
+  requeue "the signal ended the ranks (exit status $status)"
 elif [ "$status" -ne 0 ] && [ "$stopped" = 1 ]; then
   echo "adaptsim: stopped and failed (exit status $status): not requeueing" >&2
 elif [ "$interrupted" = 1 ]; then
