@@ -57,6 +57,7 @@ echo "adaptsim: job ${SLURM_JOB_ID:-none} run $((${SLURM_RESTART_COUNT:-0} + 1))
 # A copy of the ranks' stderr tells whether the run stopped with work left.
 stderr_copy=$(mktemp "${TMPDIR:-/tmp}/adaptsim-stderr.XXXXXX")
 interrupted=0 terminated=0 trapped=0 step=
+# shellcheck disable=SC2317  # called by the traps below
 forward() { # $1: the signal received; the ranks get USR1 either way
   interrupted=1 trapped=1
   if [ "$1" = TERM ]; then terminated=1; fi
