@@ -152,6 +152,14 @@ def check_test_only(opts):
     scripts = sorted((opts.source / "slurm").glob("*.sbatch"))
     if not scripts:
         raise Failure("no slurm/*.sbatch")
+    # Control: this Slurm's --test-only does reject a header that is not a number or a time.
+    for bad in ["--ntasks=all policies", "--time=8:04:00:00"]:
+        probe = opts.workdir / "bad.sbatch"
+        probe.write_text(f"#!/bin/bash\n#SBATCH {bad}\ntrue\n")
+        out = run(["sbatch", "--test-only", "--overcommit", str(probe)], cwd=opts.workdir)
+        if out.returncode == 0:
+            raise Failure(f"sbatch --test-only accepted #SBATCH {bad}: the check proves nothing")
+        print(f"  control: #SBATCH {bad} rejected: {out.stderr.strip()}")
     for script in scripts:
         headers = [line.split()[1] for line in script.read_text().splitlines()
                    if line.startswith("#SBATCH ")]
