@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/harness.hpp"
 #include "adaptsim/store.hpp"
 
 namespace adaptsim {
@@ -31,20 +32,21 @@ class TempFile {
   std::string path_;
 };
 
+TaskConfig SyntheticConfig() {
+  TaskConfig config;
+  config.trace_path = "/data/ü.trace";  // UTF-8 survives
+  config.throughputs_path = "/data/t.json";
+  config.policy = "gandiva_fair";
+  config.seed = 42;
+  config.simulation.num_gpus = 4;
+  config.simulation.round_duration_s = 360;
+  config.simulation.deadline_factor = 1.25;
+  config.policy_options = {{"alpha", 0.5}};
+  return config;
+}
+
 TaskRecord SyntheticRecord() {
-  TaskRecord record;
-  record.config.trace_path = "/data/ü.trace";  // UTF-8 survives
-  record.config.throughputs_path = "/data/t.json";
-  record.config.policy = "gandiva_fair";
-  record.config.seed = 42;
-  record.config.simulation.num_gpus = 4;
-  record.config.simulation.round_duration_s = 360;
-  record.config.simulation.deadline_factor = 1.25;
-  record.config.policy_options = {{"alpha", 0.5}};
-  record.task_id = record.config.Id();
-  record.config_json = record.config.ToJson();
-  record.task_index = 5;
-  record.rank = 2;
+  TaskRecord record = MakeTaskRecord(SyntheticConfig(), 5, SimulationResult{}, 2);
   SimulationResult& r = record.result;
   r.status = "timeout";
   r.message = "max_rounds reached";
@@ -136,7 +138,7 @@ void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
   EXPECT_EQ(task.status, "timeout");
   EXPECT_EQ(task.message, "max_rounds reached");
   EXPECT_EQ(task.rank, 2);
-  EXPECT_EQ(task.config_json, record.config.ToJson().dump());
+  EXPECT_EQ(task.config_json, SyntheticConfig().ToJson().dump());
   ASSERT_EQ(out.jobs.size(), in.jobs.size());
   for (std::size_t i = 0; i < in.jobs.size(); ++i) ExpectSameJob(out.jobs[i], in.jobs[i]);
   ASSERT_EQ(out.rounds.size(), in.rounds.size());
@@ -246,11 +248,9 @@ TEST(ResultsFileTest, AppendSkipsKnownIdsAndReopens) {
     EXPECT_TRUE(results.Append(first));
     EXPECT_FALSE(results.Append(first));
   }
-  TaskRecord failed;  // an empty result: zero-length tables
-  failed.config = first.config;
-  failed.config.seed = 43;
-  failed.task_id = failed.config.Id();
-  failed.config_json = failed.config.ToJson();
+  TaskConfig failed_config = SyntheticConfig();
+  failed_config.seed = 43;
+  TaskRecord failed = MakeTaskRecord(failed_config, 0, SimulationResult{}, 0);  // empty tables
   failed.result.status = "failed";
   failed.result.message = "trace.trace:3: field 'model': unknown";
   ResultsFile results = ResultsFile::OpenForAppend(file.path());

@@ -9,10 +9,10 @@
 
 #include "adaptsim/adaptation.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/metrics.hpp"
+#include "adaptsim/python_round.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/workload.hpp"
-#include "engine/placement.hpp"
+#include "placement.hpp"
 
 namespace adaptsim {
 namespace {
@@ -375,7 +375,6 @@ SimulationResult Engine::Run() {
     result_.message = result_.message.empty() ? note : result_.message + "; " + note;
   }
   result_.summary.makespan_s = now_s_;
-  ComputeMetrics(result_, options_.num_gpus);
   result_.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result_;
@@ -388,6 +387,18 @@ SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughput
                           const RoundObserver& observer) {
   Engine engine(trace, throughputs, scheduler, options, observer);
   return engine.Run();
+}
+
+RoundSimulation::RoundSimulation(Trace trace, std::unique_ptr<ThroughputSource> throughputs,
+                                 std::unique_ptr<RoundScheduler> scheduler,
+                                 const SimulationOptions& options)
+    : trace_(std::move(trace)),
+      throughputs_(std::move(throughputs)),
+      scheduler_(std::move(scheduler)),
+      options_(options) {}
+
+SimulationResult RoundSimulation::Run(const RoundObserver& observer) {
+  return Simulate(trace_, *throughputs_, *scheduler_, options_, observer);
 }
 
 }  // namespace adaptsim

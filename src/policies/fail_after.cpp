@@ -1,4 +1,4 @@
-#include "policies/fail_after.hpp"
+#include "fail_after.hpp"
 
 #include <chrono>
 #include <stdexcept>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "adaptsim/policy.hpp"
-#include "policies/fifo.hpp"
+#include "fifo.hpp"
 
 namespace adaptsim {
 

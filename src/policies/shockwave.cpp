@@ -1,5 +1,5 @@
 // Shockwave policy (shockwave.hpp).
-#include "policies/shockwave.hpp"
+#include "shockwave.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/workload.hpp"
-#include "policies/shockwave_window_milp.hpp"
+#include "shockwave_window_milp.hpp"
 
 namespace adaptsim {
 namespace {

@@ -11,7 +11,7 @@
 #include "adaptsim/job.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/store.hpp"
-#include "store/hdf5_io.hpp"
+#include "hdf5_io.hpp"
 
 namespace adaptsim::store {
 

@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "adaptsim/store.hpp"
-#include "store/columns.hpp"
-#include "store/hdf5_io.hpp"
-#include "store/utc_timestamp.hpp"
+#include "adaptsim/utc_timestamp.hpp"
+#include "columns.hpp"
+#include "hdf5_io.hpp"
 
 #ifndef ADAPTSIM_VERSION
 #define ADAPTSIM_VERSION "unknown"
@@ -51,20 +51,20 @@ void AppendRows(hid_t group, const Table& table) {
 }
 
 SummaryRow MakeSummaryRow(const TaskRecord& record) {
-  const TaskConfig& config = record.config;
+  const TaskKeys& keys = record.keys;
   SummaryRow row;
   row.task_id = record.task_id;
   row.task_index = record.task_index;
   row.status = record.result.status;
   row.message = record.result.message;
-  row.policy = config.policy;
-  row.trace = config.trace_path;
-  row.throughputs = config.throughputs_path;
-  row.num_gpus = config.simulation.num_gpus;
-  row.seed = config.seed;
-  row.round_duration_s = config.simulation.round_duration_s;
-  row.deadline_factor = config.simulation.deadline_factor;
-  row.policy_options = config.policy_options.dump();
+  row.policy = keys.policy;
+  row.trace = keys.trace_path;
+  row.throughputs = keys.throughputs_path;
+  row.num_gpus = keys.num_gpus;
+  row.seed = keys.seed;
+  row.round_duration_s = keys.round_duration_s;
+  row.deadline_factor = keys.deadline_factor;
+  row.policy_options = keys.policy_options.dump();
   row.metrics = record.result.summary;
   row.wall_time_s = record.result.wall_time_s;
   row.rank = record.rank;

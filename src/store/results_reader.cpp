@@ -2,8 +2,8 @@
 #include <variant>
 
 #include "adaptsim/store.hpp"
-#include "store/columns.hpp"
-#include "store/hdf5_io.hpp"
+#include "columns.hpp"
+#include "hdf5_io.hpp"
 
 namespace adaptsim {
 namespace {
