@@ -151,6 +151,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
   JobRuntime& job = active_.at(dispatch.id);
   double exec_s = dispatch.finish_s - round_start_s_;
   double slowdown = 1.0;
+  bool restarted = false;
   // Restart overhead (§5.2 step 3, `:1936-1969`): not in the round before the one just finished.
   if (round_ != 1) {
     const std::vector<ScheduledJob>& before = per_round_schedule_.at(round_ - 2);
@@ -161,6 +162,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
       slowdown = (exec_s - options_.restart_overhead_s) / exec_s;
       exec_s -= options_.restart_overhead_s;
       ++job.restarts;
+      restarted = true;
     }
   }
   const std::int64_t steps = static_cast<std::int64_t>(dispatch.steps * slowdown);
@@ -189,7 +191,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
     }
     for (int w : dispatch.worker_ids) result_.gpu_busy_time_s[w] += exec_s;
   }
-  scheduler_.OnMicroTaskDone(dispatch.id, exec_s, !failed);
+  scheduler_.OnMicroTaskDone({dispatch.id, steps, exec_s, restarted, !failed});
   result_.throughput_timeline.push_back(
       {dispatch.id, round_, exec_s > 0.0 ? steps / exec_s : 0.0, job.adaptation.batch_size});
   ApplyBatchSizeRequest(job);

@@ -30,14 +30,14 @@ void GavelMechanism::OnJobRemoved(JobId id) {
   need_to_update_allocation_ = true;  // `_remove_job`, `:903`
 }
 
-void GavelMechanism::OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) {
-  if (!succeeded) {
+void GavelMechanism::OnMicroTaskDone(const MicroTaskOutcome& outcome) {
+  if (!outcome.succeeded) {
     need_to_update_allocation_ = true;  // `:4569`
     return;
   }
-  if (Entry* entry = Find(id); entry != nullptr) {  // `:4652-4661`
-    entry->time_received_s += execution_time_s;
-    worker_time_s_ += execution_time_s;
+  if (Entry* entry = Find(outcome.id); entry != nullptr) {  // `:4652-4661`
+    entry->time_received_s += outcome.execution_time_s;
+    worker_time_s_ += outcome.execution_time_s;
   }
 }
 

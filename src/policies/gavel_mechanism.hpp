@@ -24,7 +24,7 @@ class GavelMechanism final : public RoundScheduler {
 
   void OnJobArrived(const ActiveJobView& job) override;
   void OnJobRemoved(JobId id) override;
-  void OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) override;
+  void OnMicroTaskDone(const MicroTaskOutcome& outcome) override;
   RoundPlan PlanRound(const ClusterState& state) override;
   std::map<std::string, double> Statistics() const override;
 

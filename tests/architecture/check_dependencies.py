@@ -48,7 +48,8 @@ ALLOWED = {
 
 STAGE_OF_HEADER = {
     # core: the vocabulary every stage shares
-    "job": "core", "error": "core", "result": "core", "python_round": "core",
+    "job": "core", "error": "core", "result": "core", "result_fields": "core",
+    "python_round": "core",
     "text_lines": "core", "utc_timestamp": "core",
     # trace: the .trace file format
     "trace": "trace",
