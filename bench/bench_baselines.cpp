@@ -21,12 +21,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "bench_main.hpp"
-#include "engine/gavel_mechanism.hpp"
+#include "policies/gavel_mechanism.hpp"
 
 namespace {
 
@@ -89,12 +90,13 @@ Run RunOnce(const std::string& data, const Config& config, const std::string& po
   adaptsim::ThroughputTable table =
       adaptsim::ThroughputTable::ReadJson(data + "/" + config.throughputs);
   adaptsim::PolicyInstance instance = adaptsim::MakePolicy(policy, nlohmann::json::object());
-  if (instance.allocation) {
-    instance.allocation =
-        std::make_unique<TimedPolicy>(std::move(instance.allocation), &run.solve_s, &run.calls);
+  if (auto* allocation = std::get_if<std::unique_ptr<adaptsim::AllocationPolicy>>(&instance)) {
+    *allocation = std::make_unique<TimedPolicy>(std::move(*allocation), &run.solve_s, &run.calls);
   }
-  auto scheduler = adaptsim::MakeRoundScheduler(std::move(instance), options);
+  auto scheduler = adaptsim::MakeRoundScheduler(
+      std::move(instance), {options.round_duration_s, options.allocation_reset_interval_s});
   run.result = adaptsim::Simulate(trace, table, *scheduler, options);
+  adaptsim::ComputeMetrics(run.result, options.num_gpus);
   run.wall_s = Seconds(start);
   return run;
 }

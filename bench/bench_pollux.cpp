@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "adaptsim/pollux_task.hpp"
+#include "adaptsim/task.hpp"
 #include "bench_main.hpp"
 
 static int RunBenchmark(int argc, char** argv) {
@@ -40,7 +40,7 @@ static int RunBenchmark(int argc, char** argv) {
     return 1;
   }
   const auto start = std::chrono::steady_clock::now();
-  adaptsim::SimulationResult result = adaptsim::RunPolluxTask(task);
+  adaptsim::SimulationResult result = adaptsim::RunTask(task);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("workload %s policy %s seed %llu\n", task.trace_path.c_str(), task.policy.c_str(),

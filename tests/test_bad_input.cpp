@@ -14,7 +14,7 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "engine/gavel_mechanism.hpp"
+#include "policies/gavel_mechanism.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
 #include "policies/allox.hpp"
@@ -17,10 +18,13 @@
 #include "policies/max_min_fairness.hpp"
 #include "policies/max_sum_throughput.hpp"
 #include "policies/min_total_duration.hpp"
-#include "solvers/clp_solver.hpp"
 
 namespace adaptsim {
 namespace {
+
+AllocationPolicy& AsAllocation(PolicyInstance& policy) {
+  return *std::get<std::unique_ptr<AllocationPolicy>>(policy);
+}
 
 // A snapshot of m jobs (ids 0…m−1) on one GPU type; owns the JobSpecs the views point to.
 struct Snapshot {
@@ -85,8 +89,8 @@ TEST(MaxSumThroughput, PolicyPathsAgreeAndAliasIsRegistered) {
   auto clp = MakePolicy("max_sum_throughput", {{"solver", "clp"}});
   // ratios 7, 3.5, 3, 9, 2, 3.5: job 3 (1 GPU), job 0 (1 GPU), then the tie {1, 5} splits 1 GPU.
   const std::vector<double> expected = {1, 0.25, 0, 1, 0, 0.25};
-  ExpectVectorNear(Values(closed.allocation->ComputeAllocation(snap.state)), expected, 1e-15);
-  ExpectVectorNear(Values(clp.allocation->ComputeAllocation(snap.state)), expected, 1e-6);
+  ExpectVectorNear(Values(AsAllocation(closed).ComputeAllocation(snap.state)), expected, 1e-15);
+  ExpectVectorNear(Values(AsAllocation(clp).ComputeAllocation(snap.state)), expected, 1e-6);
 }
 
 // ---- Gavel max-min fairness, contended (docs/policies.md §3.3, §6.3) ----
@@ -106,7 +110,7 @@ TEST(FinishTimeFairness, CapacityBindingToyIsUniqueAndPathsAgree) {
   Snapshot snap(1, {10, 10, 10}, {1, 1, 1}, {1000, 2000, 3000}, {0, 0, 0});
   for (const char* solver : {"closed_form", "clp"}) {
     auto policy = MakePolicy("finish_time_fairness", {{"solver", solver}});
-    ExpectVectorNear(Values(policy.allocation->ComputeAllocation(snap.state)),
+    ExpectVectorNear(Values(AsAllocation(policy).ComputeAllocation(snap.state)),
                      {1.0 / 3, 1.0 / 3, 1.0 / 3}, 1e-9);
   }
   std::vector<ThemisJob> jobs;
@@ -125,7 +129,7 @@ TEST(FinishTimeFairness, NonUniqueFacePinsBottleneckAndRespectsBounds) {
   Snapshot snap(8, {10, 10, 20, 5}, {1, 2, 1, 1}, {1000, 500, 4000, 300}, {5000, 0, 10, 100});
   for (const char* rule : {"analytic_center", "lower", "fill", "clp_barrier"}) {
     auto policy = MakePolicy("finish_time_fairness", {{"face_rule", rule}});
-    std::vector<double> x = Values(policy.allocation->ComputeAllocation(snap.state));
+    std::vector<double> x = Values(AsAllocation(policy).ComputeAllocation(snap.state));
     EXPECT_NEAR(x[0], 1.0, 1e-9) << rule;
     double used = x[0] + 2 * x[1] + x[2] + x[3];
     EXPECT_LE(used, 8.0 + 1e-7) << rule;
@@ -180,13 +184,13 @@ TEST(MinTotalDuration, EveryFaceRuleIsFeasibleForTFound) {
   for (const char* rule : {"analytic_center", "clp_barrier", "vertex"}) {
     for (const char* solver : {"closed_form", "clp"}) {
       auto policy = MakePolicy("min_total_duration", {{"face_rule", rule}, {"solver", solver}});
-      std::vector<double> x = Values(policy.allocation->ComputeAllocation(snap.state));
+      std::vector<double> x = Values(AsAllocation(policy).ComputeAllocation(snap.state));
       for (int i = 0; i < 3; ++i) EXPECT_GE(x[i], lower[i] - 1e-9) << rule << " job " << i;
       EXPECT_LE(x[0] + 2 * x[1] + x[2], 2.0 + 1e-9) << rule;
     }
   }
   auto vertex = MakePolicy("min_total_duration", {{"face_rule", "vertex"}});
-  ExpectVectorNear(Values(vertex.allocation->ComputeAllocation(snap.state)), lower, 1e-15);
+  ExpectVectorNear(Values(AsAllocation(vertex).ComputeAllocation(snap.state)), lower, 1e-15);
 }
 
 TEST(AnalyticCenter, SymmetricBoxIsCentredAndStationary) {
@@ -298,12 +302,12 @@ TEST(BaselinesBadInput, ZeroThroughputAndOversizedJob) {
   for (const char* name :
        {"min_total_duration", "finish_time_fairness", "max_sum_throughput_perf", "allox"}) {
     auto policy = MakePolicy(name, nlohmann::json::object());
-    EXPECT_THROW(policy.allocation->ComputeAllocation(zero.state), InputError) << name;
-    EXPECT_THROW(policy.allocation->ComputeAllocation(big.state), InputError) << name;
+    EXPECT_THROW(AsAllocation(policy).ComputeAllocation(zero.state), InputError) << name;
+    EXPECT_THROW(AsAllocation(policy).ComputeAllocation(big.state), InputError) << name;
   }
   for (const char* name : {"isolated", "isolated_plus"}) {
     auto policy = MakePolicy(name, nlohmann::json::object());
-    EXPECT_THROW(policy.allocation->ComputeAllocation(big.state), InputError) << name;
+    EXPECT_THROW(AsAllocation(policy).ComputeAllocation(big.state), InputError) << name;
   }
 }
 

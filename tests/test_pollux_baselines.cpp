@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "adaptsim/pollux_task.hpp"
+#include "adaptsim/task.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -30,7 +30,7 @@ nlohmann::json ReadJson(const std::string& path) {
 void ExpectEveryJct(const std::string& policy, const std::string& workload) {
   const nlohmann::json expected = ReadJson(
       DataPath("pollux/results-jobload/" + policy + "-1.0/summary.json"))["jcts"][workload];
-  SimulationResult result = RunPolluxTask(PolluxTask(workload, policy));
+  SimulationResult result = RunTask(PolluxTask(workload, policy));
   ASSERT_EQ(result.status, "ok");
   ASSERT_EQ(result.jobs.size(), expected.size());
   int mismatches = 0;
@@ -72,7 +72,7 @@ TEST(PolluxBaselines, ReproducedJctFilesAgreeWithSummaries) {
   for (const std::string policy : {"tiresias", "optimus"}) {
     const nlohmann::json reproduced =
         ReadJson(DataPath("pollux/derived/reproduced_" + policy + "_workload-6_jcts.json"));
-    SimulationResult result = RunPolluxTask(PolluxTask("workload-6", policy));
+    SimulationResult result = RunTask(PolluxTask("workload-6", policy));
     for (const JobResult& job : result.jobs) {
       const std::string name = job.model + "-" + std::to_string(job.id);
       EXPECT_DOUBLE_EQ(job.jct_s, reproduced.at(name).get<double>()) << policy << " " << name;

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/error.hpp"
-#include "models/pollux_goodput.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_goodput.hpp"
 #include "test_support.hpp"
-#include "workload/pollux_application.hpp"
 
 namespace adaptsim {
 namespace {

@@ -7,10 +7,10 @@
 #include <gtest/gtest.h>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/pollux_task.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "adaptsim/task.hpp"
 #include "test_support.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
 
 namespace adaptsim {
 namespace {
@@ -108,7 +108,7 @@ TEST_F(PolluxInputs, UnknownApplicationNamesWorkloadLine) {
   task.throughputs_path = DataPath("pollux/traces");
   task.policy = "tiresias";
   task.simulation.num_gpus = 64;
-  ExpectInputError([&] { RunPolluxTask(task); }, "w.csv", 3, "application");
+  ExpectInputError([&] { RunTask(task); }, "w.csv", 3, "application");
 }
 
 // A workload batch size outside the application's validated batch sizes is rejected before the
@@ -123,15 +123,15 @@ TEST_F(PolluxInputs, BatchSizeOutsideTheValidatedRangeNamesWorkloadLine) {
     task.policy = policy;
     task.trace_path =
         Write("big.csv", std::string(kHeader) + "a,0,cifar10,1,128\nb,5,cifar10,1,8192\n");
-    ExpectInputError([&] { RunPolluxTask(task); }, "big.csv", 3, "batch_size");
+    ExpectInputError([&] { RunTask(task); }, "big.csv", 3, "batch_size");
     task.trace_path = Write("small.csv", std::string(kHeader) + "a,0,bert,1,6\n");
-    ExpectInputError([&] { RunPolluxTask(task); }, "small.csv", 2, "batch_size");
+    ExpectInputError([&] { RunTask(task); }, "small.csv", 2, "batch_size");
   }
   // The range's ends are valid (cifar10: validation-128.csv ... validation-4096.csv).
   task.policy = "tiresias";
   task.trace_path =
       Write("ends.csv", std::string(kHeader) + "a,0,cifar10,1,128\nb,5,cifar10,4,4096\n");
-  EXPECT_EQ(RunPolluxTask(task).status, "ok");
+  EXPECT_EQ(RunTask(task).status, "ok");
 }
 
 TEST_F(PolluxInputs, MissingProfileFiles) {
@@ -191,15 +191,15 @@ TEST_F(PolluxInputs, TaskOptionErrors) {
   task.throughputs_path = DataPath("pollux/traces");
   task.policy = "pollux";
   task.simulation.num_gpus = 62;  // not a multiple of 4
-  ExpectInputError([&] { RunPolluxTask(task); }, "task", 0, "num_gpus");
+  ExpectInputError([&] { RunTask(task); }, "task", 0, "num_gpus");
   task.simulation.num_gpus = 64;
   task.policy_options = {{"p", "fair"}};
-  EXPECT_THROW(RunPolluxTask(task), InputError);
+  EXPECT_THROW(RunTask(task), InputError);
   task.policy_options = {{"bogus", 1}};
-  EXPECT_THROW(RunPolluxTask(task), InputError);
+  EXPECT_THROW(RunTask(task), InputError);
   task.policy_options = nlohmann::json::object();
   task.throughputs_path = DataPath("pollux/README.md");
-  EXPECT_THROW(RunPolluxTask(task), InputError);
+  EXPECT_THROW(RunTask(task), InputError);
   EXPECT_TRUE(IsPolluxWorkload("x/workload-1.csv"));
   EXPECT_FALSE(IsPolluxWorkload("x/a.trace"));
 }

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "adaptsim/pollux_task.hpp"
+#include "adaptsim/task.hpp"
 #include "policies/pollux_ga.hpp"
 #include "test_support.hpp"
 
@@ -127,8 +127,8 @@ TaskConfig ShortPolluxTask(std::uint64_t seed) {
 
 TEST(PolluxPolicy, ShortRunIsDeterministicUnderTheSeed) {
   ADAPTSIM_REQUIRE_DATA();
-  SimulationResult a = RunPolluxTask(ShortPolluxTask(3));
-  SimulationResult b = RunPolluxTask(ShortPolluxTask(3));
+  SimulationResult a = RunTask(ShortPolluxTask(3));
+  SimulationResult b = RunTask(ShortPolluxTask(3));
   ASSERT_EQ(a.rounds.size(), 60u);
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   int completed = 0;
@@ -165,7 +165,7 @@ void ExpectMeanJctWithin5Percent(const std::string& workload, double artifact_me
     task.policy = "pollux";
     task.seed = seed;
     task.simulation.num_gpus = 64;
-    SimulationResult result = RunPolluxTask(task);
+    SimulationResult result = RunTask(task);
     ASSERT_EQ(result.status, "ok");
     ASSERT_EQ(result.summary.num_jobs, 160);
     mean_jcts.push_back(result.summary.mean_jct_s);

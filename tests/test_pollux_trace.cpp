@@ -10,15 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/interval_simulator.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/profile.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/trace.hpp"
-#include "engine/interval_simulator.hpp"
 #include "harness/pollux_trace_workload.hpp"
-#include "models/catalogue_throughput.hpp"
-#include "models/pollux_throughput.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

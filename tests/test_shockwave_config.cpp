@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <variant>
 
 #include <gtest/gtest.h>
 
@@ -54,7 +55,8 @@ TEST(ShockwaveConfig, RegistryOptionsOverrideTheFile) {
   EXPECT_DOUBLE_EQ(config.lambda, 12.0);
   EXPECT_EQ(config.solver, ShockwaveSolver::kGeneral);
   PolicyInstance policy = MakePolicy("shockwave", options, "test");
-  EXPECT_NE(policy.round_scheduler, nullptr);
+  ASSERT_TRUE(std::holds_alternative<std::unique_ptr<RoundScheduler>>(policy));
+  EXPECT_NE(std::get<std::unique_ptr<RoundScheduler>>(policy), nullptr);
 }
 
 // Each bad value is rejected with an InputError naming the key.

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/metrics.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
@@ -105,12 +106,14 @@ TEST(ShockwaveFidelity, GeneralSolverRunsSmallTrace) {
   options.num_gpus = 8;
   SimulationResult result = Simulate(trace, table, general, options);
   ASSERT_EQ(result.status, "ok") << result.message;
+  ComputeMetrics(result, options.num_gpus);
   EXPECT_EQ(result.summary.num_jobs, 12);
   EXPECT_EQ(result.policy_statistics.at("shockwave_solver_failures"), 0.0);
   config.solver = ShockwaveSolver::kStructured;
   ShockwavePolicy structured(config);
   SimulationResult other = Simulate(trace, table, structured, options);
   ASSERT_EQ(other.status, "ok") << other.message;
+  ComputeMetrics(other, options.num_gpus);
   // Different layouts of equally good windows: same ballpark, not the same schedule.
   EXPECT_NEAR(other.summary.makespan_s, result.summary.makespan_s,
               0.25 * result.summary.makespan_s);

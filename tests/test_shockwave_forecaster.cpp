@@ -3,7 +3,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/profile.hpp"
-#include "models/shockwave_forecaster.hpp"
+#include "adaptsim/shockwave_forecaster.hpp"
 
 namespace adaptsim {
 namespace {

@@ -5,9 +5,15 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/harness.hpp"
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
 
 namespace adaptsim {
@@ -31,20 +37,21 @@ class TempFile {
   std::string path_;
 };
 
+TaskConfig SyntheticConfig() {
+  TaskConfig config;
+  config.trace_path = "/data/ü.trace";  // UTF-8 survives
+  config.throughputs_path = "/data/t.json";
+  config.policy = "gandiva_fair";
+  config.seed = 42;
+  config.simulation.num_gpus = 4;
+  config.simulation.round_duration_s = 360;
+  config.simulation.deadline_factor = 1.25;
+  config.policy_options = {{"alpha", 0.5}};
+  return config;
+}
+
 TaskRecord SyntheticRecord() {
-  TaskRecord record;
-  record.config.trace_path = "/data/ü.trace";  // UTF-8 survives
-  record.config.throughputs_path = "/data/t.json";
-  record.config.policy = "gandiva_fair";
-  record.config.seed = 42;
-  record.config.simulation.num_gpus = 4;
-  record.config.simulation.round_duration_s = 360;
-  record.config.simulation.deadline_factor = 1.25;
-  record.config.policy_options = {{"alpha", 0.5}};
-  record.task_id = record.config.Id();
-  record.config_json = record.config.ToJson();
-  record.task_index = 5;
-  record.rank = 2;
+  TaskRecord record = MakeTaskRecord(SyntheticConfig(), 5, SimulationResult{}, 2);
   SimulationResult& r = record.result;
   r.status = "timeout";
   r.message = "max_rounds reached";
@@ -68,41 +75,47 @@ TaskRecord SyntheticRecord() {
   return record;
 }
 
+// Field values of a record, in the order of its field list (adaptsim/result_fields.hpp).
+using FieldValue = std::variant<std::int64_t, double, std::string>;
+FieldValue Value(int v) {
+  return std::int64_t{v};
+}
+FieldValue Value(double v) {
+  return v;
+}
+FieldValue Value(const std::string& v) {
+  return v;
+}
+FieldValue Value(AdaptationMode v) {
+  return std::string(ToString(v));
+}
+FieldValue Value(JobOutcome v) {
+  return std::string(ToString(v));
+}
+
+/// Every field of the field list of `R` is equal in `a` and `b` (exact, as the file stores it).
+template <typename R, typename Visit>
+void ExpectSameFields(const R& a, const R& b, Visit visit) {
+  std::vector<std::pair<std::string, FieldValue>> fields_a, fields_b;
+  visit(a, [&](const char* name, const char*, const auto& f) {
+    fields_a.emplace_back(name, Value(f));
+  });
+  visit(b, [&](const char* name, const char*, const auto& f) {
+    fields_b.emplace_back(name, Value(f));
+  });
+  ASSERT_EQ(fields_a.size(), fields_b.size());
+  ASSERT_FALSE(fields_a.empty());
+  for (std::size_t i = 0; i < fields_a.size(); ++i) {
+    EXPECT_TRUE(fields_a[i].second == fields_b[i].second) << fields_a[i].first;
+  }
+}
+
 void ExpectSameMetrics(const SummaryMetrics& a, const SummaryMetrics& b) {
-  EXPECT_EQ(a.makespan_s, b.makespan_s);
-  EXPECT_EQ(a.mean_jct_s, b.mean_jct_s);
-  EXPECT_EQ(a.geometric_mean_jct_s, b.geometric_mean_jct_s);
-  EXPECT_EQ(a.harmonic_mean_jct_s, b.harmonic_mean_jct_s);
-  EXPECT_EQ(a.p99_jct_s, b.p99_jct_s);
-  EXPECT_EQ(a.mean_ftf_rho, b.mean_ftf_rho);
-  EXPECT_EQ(a.worst_ftf_rho, b.worst_ftf_rho);
-  EXPECT_EQ(a.unfair_fraction_1_05, b.unfair_fraction_1_05);
-  EXPECT_EQ(a.unfair_fraction_1_10, b.unfair_fraction_1_10);
-  EXPECT_EQ(a.utilization, b.utilization);
-  EXPECT_EQ(a.lease_extension_percent, b.lease_extension_percent);
-  EXPECT_EQ(a.restarts_per_job, b.restarts_per_job);
-  EXPECT_EQ(a.num_rounds, b.num_rounds);
-  EXPECT_EQ(a.num_jobs, b.num_jobs);
-  EXPECT_EQ(a.num_deadline_completions, b.num_deadline_completions);
-  EXPECT_EQ(a.num_failed_jobs, b.num_failed_jobs);
+  ExpectSameFields(a, b, [](const auto& m, auto&& v) { VisitMetricFields(m, v); });
 }
 
 void ExpectSameJob(const JobResult& a, const JobResult& b) {
-  EXPECT_EQ(a.id, b.id);
-  EXPECT_EQ(a.model, b.model);
-  EXPECT_EQ(a.initial_batch_size, b.initial_batch_size);
-  EXPECT_EQ(a.final_batch_size, b.final_batch_size);
-  EXPECT_EQ(a.scale_factor, b.scale_factor);
-  EXPECT_EQ(a.mode, b.mode);
-  EXPECT_EQ(a.arrival_time_s, b.arrival_time_s);
-  EXPECT_EQ(a.completion_time_s, b.completion_time_s);
-  EXPECT_EQ(a.jct_s, b.jct_s);
-  EXPECT_EQ(a.exclusive_time_s, b.exclusive_time_s);
-  EXPECT_EQ(a.ftf_rho, b.ftf_rho);
-  EXPECT_EQ(a.ftf_rho_themis, b.ftf_rho_themis);
-  EXPECT_EQ(a.rounds_run, b.rounds_run);
-  EXPECT_EQ(a.restarts, b.restarts);
-  EXPECT_EQ(a.outcome, b.outcome);
+  ExpectSameFields(a, b, [](const auto& j, auto&& v) { VisitJobFields(j, v); });
 }
 
 TEST(ResultsFileTest, SummaryRowRoundTrips) {
@@ -136,25 +149,19 @@ void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
   EXPECT_EQ(task.status, "timeout");
   EXPECT_EQ(task.message, "max_rounds reached");
   EXPECT_EQ(task.rank, 2);
-  EXPECT_EQ(task.config_json, record.config.ToJson().dump());
+  EXPECT_EQ(task.config_json, SyntheticConfig().ToJson().dump());
   ASSERT_EQ(out.jobs.size(), in.jobs.size());
   for (std::size_t i = 0; i < in.jobs.size(); ++i) ExpectSameJob(out.jobs[i], in.jobs[i]);
   ASSERT_EQ(out.rounds.size(), in.rounds.size());
   for (std::size_t i = 0; i < in.rounds.size(); ++i) {
-    EXPECT_EQ(out.rounds[i].round_index, in.rounds[i].round_index);
-    EXPECT_EQ(out.rounds[i].start_s, in.rounds[i].start_s);
-    EXPECT_EQ(out.rounds[i].end_s, in.rounds[i].end_s);
-    EXPECT_EQ(out.rounds[i].busy_gpus, in.rounds[i].busy_gpus);
-    EXPECT_EQ(out.rounds[i].active_jobs, in.rounds[i].active_jobs);
+    ExpectSameFields(out.rounds[i], in.rounds[i],
+                     [](const auto& r, auto&& v) { VisitRoundFields(r, v); });
     EXPECT_EQ(out.rounds[i].running_job_ids, in.rounds[i].running_job_ids);
   }
   ASSERT_EQ(out.throughput_timeline.size(), in.throughput_timeline.size());
   for (std::size_t i = 0; i < in.throughput_timeline.size(); ++i) {
-    EXPECT_EQ(out.throughput_timeline[i].job_id, in.throughput_timeline[i].job_id);
-    EXPECT_EQ(out.throughput_timeline[i].completion_round,
-              in.throughput_timeline[i].completion_round);
-    EXPECT_EQ(out.throughput_timeline[i].steps_per_s, in.throughput_timeline[i].steps_per_s);
-    EXPECT_EQ(out.throughput_timeline[i].batch_size, in.throughput_timeline[i].batch_size);
+    ExpectSameFields(out.throughput_timeline[i], in.throughput_timeline[i],
+                     [](const auto& s, auto&& v) { VisitThroughputFields(s, v); });
   }
   EXPECT_EQ(out.gpu_busy_time_s, in.gpu_busy_time_s);
   EXPECT_EQ(out.lease_extensions, 7);
@@ -246,11 +253,9 @@ TEST(ResultsFileTest, AppendSkipsKnownIdsAndReopens) {
     EXPECT_TRUE(results.Append(first));
     EXPECT_FALSE(results.Append(first));
   }
-  TaskRecord failed;  // an empty result: zero-length tables
-  failed.config = first.config;
-  failed.config.seed = 43;
-  failed.task_id = failed.config.Id();
-  failed.config_json = failed.config.ToJson();
+  TaskConfig failed_config = SyntheticConfig();
+  failed_config.seed = 43;
+  TaskRecord failed = MakeTaskRecord(failed_config, 0, SimulationResult{}, 0);  // empty tables
   failed.result.status = "failed";
   failed.result.message = "trace.trace:3: field 'model': unknown";
   ResultsFile results = ResultsFile::OpenForAppend(file.path());

@@ -15,14 +15,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/catalogue_file.hpp"
+#include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/throughput.hpp"
+#include "adaptsim/throughput_fit.hpp"
 #include "adaptsim/workload.hpp"
-#include "models/catalogue_throughput.hpp"
-#include "models/pollux_throughput.hpp"
-#include "models/throughput_fit.hpp"
 #include "test_support.hpp"
-#include "workload/catalogue_file.hpp"
 
 namespace adaptsim {
 namespace {

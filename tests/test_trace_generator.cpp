@@ -1,4 +1,4 @@
-// The trace generator (src/trace/trace_generator.hpp; docs/mechanism.md §1.4): its random
+// The trace generator (include/adaptsim/trace_generator.hpp; docs/mechanism.md §1.4): its random
 // transforms, the distributions over 10,000 jobs, determinism, and bad input for `adaptsim
 // generate-trace`.
 #include <unistd.h>
@@ -17,8 +17,8 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/trace.hpp"
+#include "adaptsim/trace_generator.hpp"
 #include "adaptsim/workload.hpp"
-#include "trace/trace_generator.hpp"
 
 namespace adaptsim {
 namespace {

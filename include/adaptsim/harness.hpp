@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -48,17 +47,6 @@ struct SweepCommandOptions {
 /// rank: 0 when the sweep ran or was stopped by SIGTERM/SIGUSR1 (failed tasks are recorded with
 /// status "failed"), 2 for bad input (spec errors), 1 for other errors.
 int RunSweepCommand(const SweepCommandOptions& options);
-
-/// Thrown by a RoundObserver to abandon a task (signal grace time over); RunTaskCaught turns it
-/// into status "cancelled", which is never stored.
-struct TaskCancelled : std::exception {
-  const char* what() const noexcept override { return "task cancelled"; }
-};
-
-/// Runs one task (adaptsim::RunTask) and never throws: InputError and other std::exception
-/// become status "failed" with the message, TaskCancelled becomes "cancelled". Sets wall_time_s
-/// when RunTask did not.
-SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer = {});
 
 /// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,

@@ -1,4 +1,4 @@
-// The interface between the interval engine (src/engine/interval_simulator.hpp, the Pollux
+// The interface between the interval engine (include/adaptsim/interval_simulator.hpp, the Pollux
 // simulator's semantics, docs/pollux.md §4.4) and its policies (pollux, optimus, tiresias).
 //
 // Each interval the engine hands the policy a read-only IntervalClusterView of the active jobs and

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "adaptsim/python_round.hpp"
 #include "adaptsim/result.hpp"
 
 namespace adaptsim {
@@ -11,9 +12,6 @@ namespace adaptsim {
 /// Static finish-time fairness ρ_j = round(JCT_j / (T_excl_j · max(1, N_trace / G)), 5)
 /// (`scheduler.py:2865-2922`). Rounding is half-to-even on the decimal value, as Python's round().
 double StaticFtfRho(double jct_s, double exclusive_time_s, int num_trace_jobs, int num_gpus);
-
-/// Python-compatible round(x, ndigits): correctly rounded, ties to even.
-double PythonRound(double x, int ndigits);
 
 /// Fills `result.jobs[*].ftf_rho` and `result.summary` from the per-job and per-round records.
 /// `num_gpus` is G. Units: seconds; fractions in [0, 1].

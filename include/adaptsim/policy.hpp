@@ -9,6 +9,7 @@
 // Policies see the engine through const ClusterState& and never call back into it.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -54,6 +55,16 @@ struct RoundPlan {
   std::vector<PlannedJob> jobs;
 };
 
+/// What the engine reports when a micro-task (one job's round) ends: the values it computed, so
+/// that a policy never re-derives them.
+struct MicroTaskOutcome {
+  JobId id = 0;
+  std::int64_t steps = 0;         ///< iterations run (restart-scaled); not counted on failure
+  double execution_time_s = 0.0;  ///< execution time, restart overhead excluded
+  bool restarted = false;         ///< charged the restart overhead
+  bool succeeded = true;          ///< false on the zero-step failure path
+};
+
 /// What the engine drives each round. Event hooks are called in the engine's order: completions of
 /// the last round (OnMicroTaskDone, then OnJobRemoved), arrivals (OnJobArrived), then PlanRound.
 class RoundScheduler {
@@ -63,10 +74,8 @@ class RoundScheduler {
   virtual void OnJobArrived(const ActiveJobView& job) { (void)job; }
   /// A job left (completed, forced by the deadline, or failed out).
   virtual void OnJobRemoved(JobId id) { (void)id; }
-  /// A micro-task (one job's round) ended; `succeeded` is false on the zero-step failure path.
-  virtual void OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) {
-    (void)id, (void)execution_time_s, (void)succeeded;
-  }
+  /// A micro-task (one job's round) ended.
+  virtual void OnMicroTaskDone(const MicroTaskOutcome& outcome) { (void)outcome; }
   /// Decides the round about to start.
   virtual RoundPlan PlanRound(const ClusterState& state) = 0;
   /// Solver/policy statistics for the results file (name -> value); empty by default.

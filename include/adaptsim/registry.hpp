@@ -1,27 +1,43 @@
 // The explicit table of policies (names in one table, no self-registration).
+// Each entry names the engine that runs the policy and builds it; RunTask dispatches on that
+// entry, never on an input file's name.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/interval_policy.hpp"
 #include "adaptsim/policy.hpp"
 
 namespace adaptsim {
 
+/// The two implementations of the Simulation seam (adaptsim/simulation.hpp).
+enum class EngineKind {
+  kRound,     ///< round-based Gavel/Shockwave engine (adaptsim/simulator.hpp)
+  kInterval,  ///< interval engine of the Pollux family (adaptsim/interval_simulator.hpp)
+};
+/// "round" | "interval".
+std::string_view ToString(EngineKind engine);
+
 struct PolicyInfo {
   std::string name;         ///< CLI name, as the reference's `--policy`
   std::string description;  ///< one line for `adaptsim run --policy help`
+  EngineKind engine = EngineKind::kRound;
 };
 
-/// A constructed policy: exactly one of the two members is set.
-struct PolicyInstance {
-  std::unique_ptr<AllocationPolicy> allocation;     ///< Gavel-style; the engine wraps it
-  std::unique_ptr<RoundScheduler> round_scheduler;  ///< drives rounds directly
-};
+/// A constructed policy, one of the three policy interfaces: an AllocationPolicy (Gavel-style;
+/// the round engine runs it through the Gavel mechanism, MakeRoundScheduler), a RoundScheduler
+/// (drives the round engine directly) or an IntervalPolicy (the interval engine).
+using PolicyInstance =
+    std::variant<std::unique_ptr<AllocationPolicy>, std::unique_ptr<RoundScheduler>,
+                 std::unique_ptr<IntervalPolicy>>;
 
 /// Builds a policy from its options; `context` names the input for error messages.
 using PolicyFactory =
@@ -30,11 +46,30 @@ using PolicyFactory =
 /// All registered policies, in table order (then any added by RegisterTestPolicy).
 const std::vector<PolicyInfo>& RegisteredPolicies();
 
-/// Builds policy `name` with `options` (a JSON object of policy parameters, e.g. {"alpha": 0.2}).
-/// Throws InputError(file=context, field=name or option) for an unknown name, an unknown option
-/// or an out-of-range value.
+/// The table entry of policy `name`. Throws InputError(file=context, field "policy") for an
+/// unknown name, listing the known ones.
+const PolicyInfo& FindPolicy(const std::string& name, const std::string& context = "policy");
+
+/// Builds policy `name` with `options` (a JSON object of policy parameters, e.g. {"alpha": 0.2});
+/// `seed` keys the policy's random streams (Pollux's genetic algorithm; the other policies are
+/// deterministic and ignore it). The alternative set matches PolicyInfo::engine (kInterval ->
+/// IntervalPolicy). Throws InputError(file=context, field=name or option) for an unknown name,
+/// an unknown option or an out-of-range value.
 PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
-                          const std::string& context = "policy");
+                          const std::string& context = "policy", std::uint64_t seed = 0);
+
+/// Knobs of the Gavel mechanism that runs an AllocationPolicy in the round engine
+/// (policies/gavel_mechanism.hpp); defaults are the round engine's (SimulationOptions).
+struct GavelMechanismOptions {
+  double round_duration_s = 120.0;              ///< T_r; a job's time prior is T_r / 2
+  double allocation_reset_interval_s = 1000.0;  ///< reset gate of the re-solves (§7.4)
+};
+
+/// The round engine's scheduler for a round-engine policy: an AllocationPolicy is wrapped in the
+/// Gavel mechanism, a RoundScheduler is returned as it is. An IntervalPolicy is a programming
+/// error (checked): RunTask hands it to the interval engine.
+std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
+                                                   const GavelMechanismOptions& options);
 
 /// Adds a policy after the table, for test programs only: the test build of the command line
 /// registers its test aids this way (tests/test_aids/); the shipped program registers nothing.

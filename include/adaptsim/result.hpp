@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adaptsim/job.hpp"
@@ -73,7 +74,7 @@ struct SummaryMetrics {
   int num_failed_jobs = 0;
 };
 
-/// Everything one simulation produces. `status` is "ok", "timeout" or "failed".
+/// One simulation's output. `status`: "ok", "timeout", "failed", "cancelled" (never stored).
 struct SimulationResult {
   std::string status = "ok";
   std::string message;

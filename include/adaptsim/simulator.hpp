@@ -3,10 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <memory>
 
 #include "adaptsim/policy.hpp"
 #include "adaptsim/result.hpp"
+#include "adaptsim/simulation.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 
@@ -28,14 +29,25 @@ struct SimulationOptions {
   void Validate() const;
 };
 
-/// Called after every round with the record just appended (progress reporting, tracing).
-using RoundObserver = std::function<void(const RoundResult&)>;
-
 /// Runs `trace` to completion under `scheduler`. Returns per-job and per-round records and the
-/// summary metrics. Throws InputError when the trace does not fit the cluster (scale factor > G)
-/// or a job's throughput is unknown or zero.
+/// makespan (summary metrics: ComputeMetrics). Throws InputError when the trace does not fit the
+/// cluster (scale factor > G) or a job's throughput is unknown or zero.
 SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
                           RoundScheduler& scheduler, const SimulationOptions& options,
                           const RoundObserver& observer = {});
+
+/// The round engine behind the Simulation seam; owns its inputs (Simulate does the work).
+class RoundSimulation final : public Simulation {
+ public:
+  RoundSimulation(Trace trace, std::unique_ptr<ThroughputSource> throughputs,
+                  std::unique_ptr<RoundScheduler> scheduler, const SimulationOptions& options);
+  SimulationResult Run(const RoundObserver& observer) override;
+
+ private:
+  Trace trace_;
+  std::unique_ptr<ThroughputSource> throughputs_;
+  std::unique_ptr<RoundScheduler> scheduler_;
+  SimulationOptions options_;
+};
 
 }  // namespace adaptsim

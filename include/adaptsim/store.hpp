@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "adaptsim/result.hpp"
-#include "adaptsim/task.hpp"
 
 namespace adaptsim {
 
@@ -35,14 +36,27 @@ struct Provenance {
   std::string spec_path;          ///< sweep spec file, "" for `adaptsim run`
 };
 
+/// The configuration fields /summary shows next to the metrics (the whole configuration is
+/// TaskRecord::config_json). Filled from the task's configuration by the harness.
+struct TaskKeys {
+  std::string policy;            ///< registry name
+  std::string trace_path;        ///< trace or workload file
+  std::string throughputs_path;  ///< throughputs JSON, catalogue TOML or Pollux profile folder
+  int num_gpus = 0;
+  std::uint64_t seed = 0;
+  double round_duration_s = 0.0;
+  double deadline_factor = 0.0;
+  nlohmann::json policy_options = nlohmann::json::object();
+};
+
 /// One finished (or failed) task as stored in /tasks/<task_id> and one /summary row.
-/// The store only reads fields: `task_id` and `config_json` are computed by the caller (the
-/// harness's MakeTaskRecord), so that src/store does not depend on the harness library.
+/// The store only reads fields: `task_id`, `keys` and `config_json` are computed by the caller
+/// (the harness's MakeTaskRecord), so that src/store depends on the core types only.
 struct TaskRecord {
-  std::string task_id;  ///< TaskConfig::Id() of `config`
+  std::string task_id;  ///< content hash of the task's configuration (TaskConfig::Id())
   int task_index = 0;   ///< position in the sweep's expansion order (0 for `adaptsim run`)
-  TaskConfig config;
-  nlohmann::json config_json;  ///< TaskConfig::ToJson() of `config`
+  TaskKeys keys;
+  nlohmann::json config_json;  ///< the task's whole configuration (TaskConfig::ToJson())
   SimulationResult result;
   int rank = 0;  ///< MPI rank that simulated the task (informational, not part of the result)
 };
@@ -71,7 +85,7 @@ struct StoredTask {
   std::string task_id;
   std::string status;
   std::string message;
-  std::string config_json;  ///< canonical JSON (TaskConfig::ToJson().dump())
+  std::string config_json;  ///< canonical JSON of the configuration (TaskConfig::ToJson().dump())
   int rank = 0;
   /// Jobs, rounds (worker ids are not stored and come back empty), throughput timeline,
   /// gpu_busy_time_s, summary metrics, lease counters, policy statistics and wall time.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -52,8 +53,21 @@ std::string FileContentHash(const std::string& path);
 /// unreadable trace.
 void FillContentHashes(TaskConfig& task);
 
-/// Loads the inputs, builds the policy and simulates. Bad input throws InputError; the caller
-/// decides whether that ends the program (CLI) or only the task (harness).
+/// Builds the task's Simulation on the engine its policy names in the policy table
+/// (PolicyInfo::engine: the round engine or the interval engine), runs it, and computes the
+/// summary metrics once (ComputeMetrics). Bad input throws InputError; the caller decides whether
+/// that ends the program (CLI) or only the task (harness).
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer = {});
+
+/// Thrown by a RoundObserver to abandon a task (signal grace time over); RunTaskCaught turns it
+/// into status "cancelled", which is never stored.
+struct TaskCancelled : std::exception {
+  const char* what() const noexcept override { return "task cancelled"; }
+};
+
+/// Runs one task (RunTask) and never throws: InputError and other std::exception become status
+/// "failed" with the message, TaskCancelled becomes "cancelled". Sets wall_time_s to the whole
+/// task (reading inputs, building the policy, simulating).
+SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer = {});
 
 }  // namespace adaptsim

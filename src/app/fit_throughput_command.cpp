@@ -1,6 +1,6 @@
-// `adaptsim fit-throughput`: fits Pollux's throughput model (src/models/throughput_fit.hpp) to a
-// Shockwave/Gavel throughputs JSON or to a Pollux placements.csv (+ scalability.csv) profile and
-// writes a catalogue TOML (src/workload/catalogue_file.hpp). docs/throughput-model.md.
+// `adaptsim fit-throughput`: fits Pollux's throughput model (include/adaptsim/throughput_fit.hpp)
+// to a Shockwave/Gavel throughputs JSON or to a Pollux placements.csv (+ scalability.csv) profile
+// and writes a catalogue TOML (include/adaptsim/catalogue_file.hpp). docs/throughput-model.md.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/catalogue_file.hpp"
+#include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/throughput.hpp"
 #include "command.hpp"
-#include "models/catalogue_throughput.hpp"
-#include "workload/catalogue_file.hpp"
 
 namespace adaptsim::app {
 namespace {
@@ -85,7 +85,8 @@ std::vector<std::string> Header(const FitThroughputOptions& o, const Catalogue& 
   }
   std::vector<std::string> header = {
       "adaptsim throughput catalogue '" + catalogue.name + "': fitted parameters of Pollux's",
-      "throughput model (Qiao et al., OSDI'21; src/models/pollux_throughput.hpp), one per model.",
+      "throughput model (Qiao et al., OSDI'21; include/adaptsim/pollux_throughput.hpp), one per "
+      "model.",
       "It holds fitted parameters and fit quality only, not the measurements they came from.",
       "Format and the table-entry mapping (K = sf, m = B/sf, N = ceil(K/gpus_per_node)):",
       "docs/throughput-model.md.",

@@ -1,5 +1,6 @@
-// `adaptsim generate-trace`: a synthetic Shockwave-style `.trace` (src/trace/trace_generator.hpp)
-// with total steps from a throughput catalogue (TOML) or a throughputs JSON.
+// `adaptsim generate-trace`: a synthetic Shockwave-style `.trace`
+// (include/adaptsim/trace_generator.hpp) with total steps from a throughput catalogue (TOML) or a
+// throughputs JSON.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/throughput.hpp"
+#include "adaptsim/trace_generator.hpp"
 #include "adaptsim/workload.hpp"
 #include "command.hpp"
-#include "models/catalogue_throughput.hpp"
-#include "trace/trace_generator.hpp"
 
 namespace adaptsim::app {
 namespace {

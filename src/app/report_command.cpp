@@ -1,10 +1,10 @@
 // `adaptsim report RESULTS.h5`: the numbers of analysis/figures.py as tables (text, CSV or
-// markdown). Definitions: src/harness/results_analysis.hpp.
+// markdown). Definitions: include/adaptsim/results_analysis.hpp.
 #include <memory>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/results_analysis.hpp"
 #include "command.hpp"
-#include "harness/results_analysis.hpp"
 
 namespace adaptsim::app {
 

@@ -1,5 +1,5 @@
 // The interval engine (docs/pollux.md §4.4; A:simulator/simulator.py:100-271).
-#include "engine/interval_simulator.hpp"
+#include "adaptsim/interval_simulator.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,8 +9,7 @@
 #include <set>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/metrics.hpp"
-#include "models/pollux_goodput.hpp"
+#include "adaptsim/pollux_goodput.hpp"
 
 namespace adaptsim {
 
@@ -321,7 +320,6 @@ void IntervalEngine::Finish() {
     result_.jobs.push_back(out);
   }
   result_.summary.makespan_s = makespan;
-  ComputeMetrics(result_, options_.num_nodes * options_.gpus_per_node);
 }
 
 }  // namespace
@@ -356,6 +354,19 @@ SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplica
   options.Validate();
   IntervalEngine engine(workload, apps, policy, options, observer);
   return engine.Run();
+}
+
+IntervalSimulation::IntervalSimulation(PolluxWorkload workload,
+                                       std::unique_ptr<PolluxApplications> apps,
+                                       std::unique_ptr<IntervalPolicy> policy,
+                                       const IntervalSimulationOptions& options)
+    : workload_(std::move(workload)),
+      apps_(std::move(apps)),
+      policy_(std::move(policy)),
+      options_(options) {}
+
+SimulationResult IntervalSimulation::Run(const RoundObserver& observer) {
+  return SimulateIntervals(workload_, *apps_, *policy_, options_, observer);
 }
 
 }  // namespace adaptsim

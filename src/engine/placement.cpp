@@ -1,4 +1,4 @@
-#include "engine/placement.hpp"
+#include "placement.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -9,10 +9,10 @@
 
 #include "adaptsim/adaptation.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/metrics.hpp"
+#include "adaptsim/python_round.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/workload.hpp"
-#include "engine/placement.hpp"
+#include "placement.hpp"
 
 namespace adaptsim {
 namespace {
@@ -151,6 +151,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
   JobRuntime& job = active_.at(dispatch.id);
   double exec_s = dispatch.finish_s - round_start_s_;
   double slowdown = 1.0;
+  bool restarted = false;
   // Restart overhead (§5.2 step 3, `:1936-1969`): not in the round before the one just finished.
   if (round_ != 1) {
     const std::vector<ScheduledJob>& before = per_round_schedule_.at(round_ - 2);
@@ -161,6 +162,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
       slowdown = (exec_s - options_.restart_overhead_s) / exec_s;
       exec_s -= options_.restart_overhead_s;
       ++job.restarts;
+      restarted = true;
     }
   }
   const std::int64_t steps = static_cast<std::int64_t>(dispatch.steps * slowdown);
@@ -189,7 +191,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
     }
     for (int w : dispatch.worker_ids) result_.gpu_busy_time_s[w] += exec_s;
   }
-  scheduler_.OnMicroTaskDone(dispatch.id, exec_s, !failed);
+  scheduler_.OnMicroTaskDone({dispatch.id, steps, exec_s, restarted, !failed});
   result_.throughput_timeline.push_back(
       {dispatch.id, round_, exec_s > 0.0 ? steps / exec_s : 0.0, job.adaptation.batch_size});
   ApplyBatchSizeRequest(job);
@@ -375,7 +377,6 @@ SimulationResult Engine::Run() {
     result_.message = result_.message.empty() ? note : result_.message + "; " + note;
   }
   result_.summary.makespan_s = now_s_;
-  ComputeMetrics(result_, options_.num_gpus);
   result_.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result_;
@@ -388,6 +389,18 @@ SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughput
                           const RoundObserver& observer) {
   Engine engine(trace, throughputs, scheduler, options, observer);
   return engine.Run();
+}
+
+RoundSimulation::RoundSimulation(Trace trace, std::unique_ptr<ThroughputSource> throughputs,
+                                 std::unique_ptr<RoundScheduler> scheduler,
+                                 const SimulationOptions& options)
+    : trace_(std::move(trace)),
+      throughputs_(std::move(throughputs)),
+      scheduler_(std::move(scheduler)),
+      options_(options) {}
+
+SimulationResult RoundSimulation::Run(const RoundObserver& observer) {
+  return Simulate(trace_, *throughputs_, *scheduler_, options_, observer);
 }
 
 }  // namespace adaptsim

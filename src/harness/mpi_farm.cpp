@@ -32,10 +32,10 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
-#include "harness/result_serialization.hpp"
-#include "harness/signals.hpp"
-#include "harness/sweep_plan.hpp"
-#include "harness/sweep_report.hpp"
+#include "result_serialization.hpp"
+#include "signals.hpp"
+#include "sweep_plan.hpp"
+#include "sweep_report.hpp"
 
 namespace adaptsim {
 namespace {
@@ -454,33 +454,6 @@ int PrepareOnRoot(const SweepCommandOptions& options, int rank_count,
 }
 
 }  // namespace
-
-TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
-                          int rank) {
-  return TaskRecord{config.Id(), task_index, config, config.ToJson(), std::move(result), rank};
-}
-
-SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer) {
-  auto start = Clock::now();
-  SimulationResult result;
-  auto fail = [&](const std::string& status, const std::string& message) {
-    result = SimulationResult{};
-    result.status = status;
-    result.message = message;
-  };
-  try {
-    result = RunTask(task, observer);
-  } catch (const TaskCancelled& error) {
-    fail("cancelled", error.what());
-  } catch (const InputError& error) {
-    fail("failed", error.what());
-  } catch (const std::exception& error) {
-    fail("failed", std::string("internal error: ") + error.what());
-  }
-  // The whole task: reading its trace and throughputs, building the policy, simulating.
-  result.wall_time_s = Seconds(Clock::now() - start);
-  return result;
-}
 
 int RunSweepCommand(const SweepCommandOptions& options) {
   StopSignals signals;  // before MPI start-up, which takes a while: no window where TERM kills

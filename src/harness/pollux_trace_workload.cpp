@@ -1,16 +1,16 @@
 // Pollux on the Shockwave traces: trace jobs -> synthetic Pollux applications
 // (pollux_trace_workload.hpp; docs/pollux.md).
-#include "harness/pollux_trace_workload.hpp"
+#include "pollux_trace_workload.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/profile.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/workload.hpp"
-#include "models/catalogue_throughput.hpp"
-#include "models/pollux_throughput.hpp"
 
 namespace adaptsim {
 

@@ -29,14 +29,12 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/catalogue_file.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/result.hpp"
-#include "adaptsim/simulator.hpp"
-#include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "workload/catalogue_file.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
 
 namespace adaptsim {
 
@@ -73,10 +71,5 @@ PolluxTraceInputs BuildPolluxTraceInputs(const Trace& trace, const Catalogue& ca
 /// Shockwave/Gavel throughputs JSON is fitted on the fly exactly as `adaptsim fit-throughput
 /// --gpus-per-node 2` built data/catalog/v100.toml (deterministic). InputError on a bad file.
 Catalogue LoadPolluxTraceCatalogue(const std::string& throughputs_path);
-
-/// RunTask for an interval policy (pollux; optimus/tiresias also accepted) on a `.trace`: the
-/// inputs above, the interval engine with gpus_per_node = the catalogue's unless the policy
-/// options set it; per-job results carry the trace's model names and ρ uses T_excl above.
-SimulationResult RunPolluxTraceTask(const TaskConfig& task, const RoundObserver& observer = {});
 
 }  // namespace adaptsim

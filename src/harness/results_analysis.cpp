@@ -1,4 +1,4 @@
-#include "harness/results_analysis.hpp"
+#include "adaptsim/results_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>

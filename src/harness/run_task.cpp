@@ -1,29 +1,83 @@
-// RunTask: inputs -> policy -> simulation, for one task (no MPI here).
-#include "adaptsim/pollux_task.hpp"
+// RunTask: inputs -> policy -> simulation -> metrics, for one task (no MPI here).
+#include <chrono>
+
+#include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/error.hpp"
+#include "adaptsim/harness.hpp"
+#include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "engine/gavel_mechanism.hpp"
-#include "harness/pollux_trace_workload.hpp"
-#include "models/catalogue_throughput.hpp"
-#include "policies/interval_registry.hpp"
+#include "engine_tasks.hpp"
 
 namespace adaptsim {
 
-SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {
-  task.simulation.Validate();
-  // Pollux workloads (.csv) run in the interval engine (docs/pollux.md).
-  if (IsPolluxWorkload(task.trace_path)) return RunPolluxTask(task, observer);
-  // pollux (optimus, tiresias) on a Shockwave trace: the interval engine with a catalogue model.
-  if (IsIntervalPolicy(task.policy)) return RunPolluxTraceTask(task, observer);
+std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task) {
   Trace trace = ReadTrace(task.trace_path);
   // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
   std::unique_ptr<ThroughputSource> throughputs =
       models::LoadThroughputSource(task.throughputs_path);
+  const GavelMechanismOptions mechanism{task.simulation.round_duration_s,
+                                        task.simulation.allocation_reset_interval_s};
   std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
-      MakePolicy(task.policy, task.policy_options, "policy_options"), task.simulation);
-  return Simulate(trace, *throughputs, *scheduler, task.simulation, observer);
+      MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), mechanism);
+  return std::make_unique<RoundSimulation>(std::move(trace), std::move(throughputs),
+                                           std::move(scheduler), task.simulation);
+}
+
+SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {
+  task.simulation.Validate();
+  // The policy table says which engine runs the policy (docs/architecture.md).
+  const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
+  std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
+                                               ? MakeIntervalSimulation(task)
+                                               : MakeRoundSimulation(task);
+  SimulationResult result = simulation->Run(observer);
+  ComputeMetrics(result, task.simulation.num_gpus);
+  return result;
+}
+
+SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer) {
+  const auto start = std::chrono::steady_clock::now();
+  SimulationResult result;
+  auto fail = [&](const std::string& status, const std::string& message) {
+    result = SimulationResult{};
+    result.status = status;
+    result.message = message;
+  };
+  try {
+    result = RunTask(task, observer);
+  } catch (const TaskCancelled& error) {
+    fail("cancelled", error.what());
+  } catch (const InputError& error) {
+    fail("failed", error.what());
+  } catch (const std::exception& error) {
+    fail("failed", std::string("internal error: ") + error.what());
+  }
+  // The whole task: reading its trace and throughputs, building the policy, simulating.
+  result.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
+                          int rank) {
+  TaskRecord record;
+  record.task_id = config.Id();
+  record.task_index = task_index;
+  record.keys = {config.policy,
+                 config.trace_path,
+                 config.throughputs_path,
+                 config.simulation.num_gpus,
+                 config.seed,
+                 config.simulation.round_duration_s,
+                 config.simulation.deadline_factor,
+                 config.policy_options};
+  record.config_json = config.ToJson();
+  record.result = std::move(result);
+  record.rank = rank;
+  return record;
 }
 
 }  // namespace adaptsim

@@ -1,4 +1,4 @@
-#include "harness/shard_directory.hpp"
+#include "shard_directory.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "store/utc_timestamp.hpp"
+#include "adaptsim/utc_timestamp.hpp"
 
 namespace adaptsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/signals.hpp"
+#include "signals.hpp"
 
 namespace adaptsim {
 namespace {

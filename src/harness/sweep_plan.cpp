@@ -1,4 +1,4 @@
-#include "harness/sweep_plan.hpp"
+#include "sweep_plan.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "adaptsim/harness.hpp"
-#include "harness/shard_directory.hpp"
+#include "shard_directory.hpp"
 
 namespace adaptsim {
 

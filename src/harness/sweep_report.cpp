@@ -1,4 +1,4 @@
-#include "harness/sweep_report.hpp"
+#include "sweep_report.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -16,10 +16,9 @@ std::string TraceName(const std::string& path) {
 }  // namespace
 
 void SweepReport::Add(const TaskRecord& record) {
-  const TaskConfig& config = record.config;
-  rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy,
-                   config.simulation.num_gpus, config.seed, record.result.status,
-                   record.result.summary});
+  const TaskKeys& config = record.keys;
+  rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy, config.num_gpus,
+                   config.seed, record.result.status, record.result.summary});
   if (record.result.status != "ok") ++failures_;
 }
 
@@ -76,10 +75,10 @@ void Progress::Finished(const TaskRecord& record, double cost) {
   bool bad = record.result.status != "ok";
   if (bad) ++failed_;
   if (quiet_) return;
-  const TaskConfig& config = record.config;
+  const TaskKeys& config = record.keys;
   char task[512];
   std::snprintf(task, sizeof(task), "%s %s gpus=%d seed=%llu %s %s (%.1f s, rank %d)",
-                record.result.status.c_str(), config.policy.c_str(), config.simulation.num_gpus,
+                record.result.status.c_str(), config.policy.c_str(), config.num_gpus,
                 static_cast<unsigned long long>(config.seed), TraceName(config.trace_path).c_str(),
                 config.policy_options.empty() ? "" : config.policy_options.dump().c_str(),
                 record.result.wall_time_s, record.rank);

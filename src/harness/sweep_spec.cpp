@@ -10,7 +10,7 @@
 #include <toml++/toml.h>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/pollux_task.hpp"
+#include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/task.hpp"
-#include "harness/content_hash.hpp"
+#include "content_hash.hpp"
 
 namespace adaptsim {
 namespace {

@@ -9,14 +9,6 @@
 
 namespace adaptsim {
 
-double PythonRound(double x, int ndigits) {
-  if (!std::isfinite(x)) return x;
-  // glibc's printf rounds the exact binary value correctly (ties to even), as CPython's round().
-  char buffer[512];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", ndigits, x);
-  return std::strtod(buffer, nullptr);
-}
-
 double StaticFtfRho(double jct_s, double exclusive_time_s, int num_trace_jobs, int num_gpus) {
   const double contention =
       std::max(1.0, static_cast<double>(num_trace_jobs) / static_cast<double>(num_gpus));
@@ -101,20 +93,6 @@ void ComputeMetrics(SimulationResult& result, int num_gpus) {
           ? 100.0 * static_cast<double>(result.lease_extensions) /
                 static_cast<double>(result.lease_extension_opportunities)
           : 0.0;
-}
-
-std::string_view ToString(JobOutcome outcome) {
-  switch (outcome) {
-    case JobOutcome::kCompleted:
-      return "completed";
-    case JobOutcome::kDeadline:
-      return "deadline";
-    case JobOutcome::kFailed:
-      return "failed";
-    case JobOutcome::kUnfinished:
-      break;
-  }
-  return "unfinished";
 }
 
 }  // namespace adaptsim

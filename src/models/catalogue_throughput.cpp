@@ -1,5 +1,5 @@
 // Catalogue-backed throughput and catalogue fitting (catalogue_throughput.hpp).
-#include "models/catalogue_throughput.hpp"
+#include "adaptsim/catalogue_throughput.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -9,8 +9,8 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/job.hpp"
+#include "adaptsim/text_lines.hpp"
 #include "adaptsim/workload.hpp"
-#include "trace/text_lines.hpp"
 
 namespace adaptsim::models {
 namespace {

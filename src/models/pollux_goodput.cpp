@@ -1,6 +1,6 @@
 // Pollux goodput, batch-size optimization and speedup (docs/pollux.md §2; A:simulator/goodput.py,
 // A:simulator/speedup.py).
-#include "models/pollux_goodput.hpp"
+#include "adaptsim/pollux_goodput.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Pollux throughput model (docs/pollux.md §1.2; goodput.py:71-79, 232-257).
-#include "models/pollux_throughput.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // Ceres fit of Pollux's throughput model (docs/pollux.md §1.4-1.6; goodput.py:148-229).
-#include "models/throughput_fit.hpp"
+#include "adaptsim/throughput_fit.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "policies/allox.hpp"
+#include "allox.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "adaptsim/error.hpp"
-#include "policies/baseline_inputs.hpp"
-#include "policies/linear_sum_assignment.hpp"
+#include "baseline_inputs.hpp"
+#include "linear_sum_assignment.hpp"
 
 namespace adaptsim {
 

@@ -1,4 +1,4 @@
-#include "policies/analytic_center.hpp"
+#include "analytic_center.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,24 +1,22 @@
-#include "policies/baseline_factories.hpp"
+#include "baseline_factories.hpp"
 
 #include <utility>
 #include <vector>
 
 #include "adaptsim/error.hpp"
-#include "policies/allox.hpp"
-#include "policies/finish_time_fairness.hpp"
-#include "policies/isolated.hpp"
-#include "policies/isolated_plus.hpp"
-#include "policies/max_sum_throughput.hpp"
-#include "policies/min_total_duration.hpp"
-#include "policies/policy_options.hpp"
+#include "allox.hpp"
+#include "finish_time_fairness.hpp"
+#include "isolated.hpp"
+#include "isolated_plus.hpp"
+#include "max_sum_throughput.hpp"
+#include "min_total_duration.hpp"
+#include "policy_options.hpp"
 
 namespace adaptsim::internal {
 namespace {
 
 PolicyInstance Wrap(std::unique_ptr<AllocationPolicy> policy) {
-  PolicyInstance instance;
-  instance.allocation = std::move(policy);
-  return instance;
+  return PolicyInstance(std::move(policy));
 }
 
 // The value of string option `key` among `choices` (name → enum), or `fallback` when absent.

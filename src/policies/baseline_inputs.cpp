@@ -1,4 +1,4 @@
-#include "policies/baseline_inputs.hpp"
+#include "baseline_inputs.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "policies/fifo.hpp"
+#include "fifo.hpp"
 
 #include <deque>
 #include <map>

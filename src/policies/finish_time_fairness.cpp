@@ -1,12 +1,12 @@
-#include "policies/finish_time_fairness.hpp"
+#include "finish_time_fairness.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
-#include "policies/analytic_center.hpp"
-#include "policies/isolated.hpp"
-#include "solvers/clp_solver.hpp"
+#include "analytic_center.hpp"
+#include "isolated.hpp"
 
 namespace adaptsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "policies/gandiva_fair.hpp"
+#include "gandiva_fair.hpp"
 
 #include <algorithm>
 

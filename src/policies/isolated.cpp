@@ -1,8 +1,8 @@
-#include "policies/isolated.hpp"
+#include "isolated.hpp"
 
 #include <algorithm>
 
-#include "policies/baseline_inputs.hpp"
+#include "baseline_inputs.hpp"
 
 namespace adaptsim {
 

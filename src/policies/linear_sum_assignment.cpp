@@ -1,4 +1,4 @@
-#include "policies/linear_sum_assignment.hpp"
+#include "linear_sum_assignment.hpp"
 
 #include <algorithm>
 #include <cmath>

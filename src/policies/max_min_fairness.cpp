@@ -1,4 +1,4 @@
-#include "policies/max_min_fairness.hpp"
+#include "max_min_fairness.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,12 +1,12 @@
-#include "policies/max_sum_throughput.hpp"
+#include "max_sum_throughput.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
-#include "policies/baseline_inputs.hpp"
-#include "solvers/clp_solver.hpp"
+#include "baseline_inputs.hpp"
 
 namespace adaptsim {
 

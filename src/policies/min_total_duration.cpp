@@ -1,10 +1,10 @@
-#include "policies/min_total_duration.hpp"
+#include "min_total_duration.hpp"
 
 #include <algorithm>
 
+#include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
-#include "policies/analytic_center.hpp"
-#include "solvers/clp_solver.hpp"
+#include "analytic_center.hpp"
 
 namespace adaptsim {
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "adaptsim/policy.hpp"
-#include "policies/baseline_inputs.hpp"
+#include "baseline_inputs.hpp"
 
 namespace adaptsim {
 

@@ -1,12 +1,12 @@
 // Optimus+Oracle on the Pollux workloads (A:simulator/optimus.py:10-89).
-#include "policies/optimus.hpp"
+#include "optimus.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "policies/tuned_jobs.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "tuned_jobs.hpp"
 
 namespace adaptsim {
 

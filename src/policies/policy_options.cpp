@@ -1,4 +1,4 @@
-#include "policies/policy_options.hpp"
+#include "policy_options.hpp"
 
 #include <algorithm>
 

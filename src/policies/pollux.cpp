@@ -1,5 +1,5 @@
 // Pollux policy (A:simulator/pollux.py; job side A:simulator/simulator.py:22-98, 321-336).
-#include "policies/pollux.hpp"
+#include "pollux.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "adaptsim/error.hpp"
-#include "policies/policy_options.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "policy_options.hpp"
 
 namespace adaptsim {
 namespace {

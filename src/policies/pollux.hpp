@@ -4,9 +4,10 @@
 //
 // Job side (the PolluxAgent): every measured configuration (N, K, m) is kept once (first
 // observation wins) and the 7-parameter throughput model is refitted on all of them with the Ceres
-// fitter (models/throughput_fit.hpp); the latest gradient statistics are kept. Batch choice:
-// ncf keeps the fixed total batch 32768; before any model M = max(M0, min_m·K) (fixed rule);
-// afterwards the goodput optimum on the 50-point grid with accumulation (pollux_goodput.hpp).
+// fitter (include/adaptsim/throughput_fit.hpp); the latest gradient statistics are kept. Batch
+// choice: ncf keeps the fixed total batch 32768; before any model M = max(M0, min_m·K) (fixed
+// rule); afterwards the goodput optimum on the 50-point grid with accumulation
+// (pollux_goodput.hpp).
 //
 // Cluster side, each interval (pollux.py:115-200, 242-337):
 //   SPEEDUP_j(A) = max goodput at A / max goodput at the fair share (ceil(G/J) replicas on
@@ -34,9 +35,9 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/interval_policy.hpp"
-#include "models/pollux_goodput.hpp"
-#include "models/throughput_fit.hpp"
-#include "policies/pollux_ga.hpp"
+#include "adaptsim/pollux_goodput.hpp"
+#include "adaptsim/throughput_fit.hpp"
+#include "pollux_ga.hpp"
 
 namespace adaptsim {
 

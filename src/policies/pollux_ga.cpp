@@ -1,5 +1,5 @@
 // PolluxSched's NSGA-II (A:simulator/pollux.py:115-200, 339-438; P:pymoo 0.4.2).
-#include "policies/pollux_ga.hpp"
+#include "pollux_ga.hpp"
 
 #include <Random123/philox.h>
 

@@ -5,27 +5,46 @@
 #include <stdexcept>
 
 #include "adaptsim/error.hpp"
-#include "policies/baseline_factories.hpp"
-#include "policies/fifo.hpp"
-#include "policies/gandiva_fair.hpp"
-#include "policies/interval_registry.hpp"
-#include "policies/max_min_fairness.hpp"
-#include "policies/policy_options.hpp"
-#include "policies/replay.hpp"
-#include "policies/shockwave.hpp"
+#include "baseline_factories.hpp"
+#include "fifo.hpp"
+#include "gandiva_fair.hpp"
+#include "max_min_fairness.hpp"
+#include "optimus.hpp"
+#include "policy_options.hpp"
+#include "pollux.hpp"
+#include "replay.hpp"
+#include "shockwave.hpp"
+#include "tiresias.hpp"
 
 namespace adaptsim {
 namespace {
 
+using Factory = std::function<PolicyInstance(const nlohmann::json&, const std::string&)>;
+using SeededFactory =
+    std::function<PolicyInstance(const nlohmann::json&, const std::string&, std::uint64_t seed)>;
+
+/// One policy: `factory` builds it, or `seeded` for a policy with random streams.
 struct Entry {
   PolicyInfo info;
-  PolicyFactory factory;
+  Factory factory;
+  SeededFactory seeded = nullptr;
 };
 
 PolicyInstance Allocation(std::unique_ptr<AllocationPolicy> policy) {
-  PolicyInstance instance;
-  instance.allocation = std::move(policy);
-  return instance;
+  return PolicyInstance(std::move(policy));
+}
+
+PolicyInstance Scheduler(std::unique_ptr<RoundScheduler> scheduler) {
+  return PolicyInstance(std::move(scheduler));
+}
+
+PolicyInstance Interval(std::unique_ptr<IntervalPolicy> policy) {
+  return PolicyInstance(std::move(policy));
+}
+
+void RequireObject(const nlohmann::json& options, const std::string& name,
+                   const std::string& context) {
+  if (!options.is_object()) throw InputError(context, 0, name, "options must be an object");
 }
 
 PolicyInstance MakeMaxMinFairness(const nlohmann::json& options, const std::string& context) {
@@ -55,9 +74,7 @@ PolicyInstance MakeReplay(const nlohmann::json& options, const std::string& cont
     throw InputError(context, 0, "replay.schedule",
                      "replay needs option 'schedule' (a results JSON with per_round_schedule)");
   }
-  PolicyInstance instance;
-  instance.round_scheduler = std::make_unique<ReplayPolicy>(ReplayPolicy::FromJsonFile(path));
-  return instance;
+  return Scheduler(std::make_unique<ReplayPolicy>(ReplayPolicy::FromJsonFile(path)));
 }
 
 const std::vector<Entry>& Table() {
@@ -80,26 +97,28 @@ const std::vector<Entry>& Table() {
       {{"max_min_fairness", "Gavel/LAS max-min fairness (closed form; option face_rule)"},
        MakeMaxMinFairness},
       {{"replay", "plays back a recorded per_round_schedule (option schedule=PATH)"}, MakeReplay},
-      {{"pollux",
-        "Pollux (OSDI'21) goodput GA; Pollux .csv workloads (options p, interval_s, ...)"},
-       [](const nlohmann::json& o, const std::string& c) {
-         return IntervalPolicyRegistryEntry("pollux", o, c);
+      {{"pollux", "Pollux (OSDI'21) goodput GA; interval engine (options p, interval_s, ...)",
+        EngineKind::kInterval},
+       nullptr,
+       [](const nlohmann::json& o, const std::string& c, std::uint64_t seed) {
+         RequireObject(o, "pollux", c);
+         return Interval(PolluxPolicy::FromOptions(o, c, seed));
        }},
-      {{"optimus", "Optimus+Oracle (Pollux artifact); Pollux .csv workloads"},
+      {{"optimus", "Optimus+Oracle (Pollux artifact); interval engine", EngineKind::kInterval},
        [](const nlohmann::json& o, const std::string& c) {
-         return IntervalPolicyRegistryEntry("optimus", o, c);
+         RequireObject(o, "optimus", c);
+         return Interval(OptimusPolicy::FromOptions(o, c));
        }},
-      {{"tiresias", "Tiresias 2-queue LAS (Pollux artifact); Pollux .csv workloads"},
+      {{"tiresias", "Tiresias 2-queue LAS (Pollux artifact); interval engine",
+        EngineKind::kInterval},
        [](const nlohmann::json& o, const std::string& c) {
-         return IntervalPolicyRegistryEntry("tiresias", o, c);
+         RequireObject(o, "tiresias", c);
+         return Interval(TiresiasPolicy::FromOptions(o, c));
        }},
       {{"shockwave",
         "Shockwave: NSW over a planning window (options: config=JSON, reference keys)"},
        [](const nlohmann::json& o, const std::string& c) {
-         PolicyInstance instance;
-         instance.round_scheduler =
-             std::make_unique<ShockwavePolicy>(ShockwaveConfigFromOptions(o, c));
-         return instance;
+         return Scheduler(std::make_unique<ShockwavePolicy>(ShockwaveConfigFromOptions(o, c)));
        }},
       {{"min_total_duration", "OSSP: smallest horizon T (reference bisection); option face_rule"},
        internal::MakeMinTotalDuration},
@@ -139,6 +158,15 @@ const std::vector<Entry>& AllEntries() {
   return kAll;
 }
 
+const Entry& FindEntry(const std::string& name, const std::string& context) {
+  for (const Entry& entry : AllEntries()) {
+    if (entry.info.name == name) return entry;
+  }
+  std::string known;
+  for (const Entry& entry : AllEntries()) known += (known.empty() ? "" : ", ") + entry.info.name;
+  throw InputError(context, 0, "policy", "unknown policy '" + name + "' (known: " + known + ")");
+}
+
 }  // namespace
 
 void RegisterTestPolicy(PolicyInfo info, PolicyFactory factory) {
@@ -169,14 +197,18 @@ const std::vector<PolicyInfo>& RegisteredPolicies() {
   return kInfos;
 }
 
+const PolicyInfo& FindPolicy(const std::string& name, const std::string& context) {
+  return FindEntry(name, context).info;
+}
+
 PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
-                          const std::string& context) {
-  for (const Entry& entry : AllEntries()) {
-    if (entry.info.name == name) return entry.factory(options, context);
-  }
-  std::string known;
-  for (const Entry& entry : AllEntries()) known += (known.empty() ? "" : ", ") + entry.info.name;
-  throw InputError(context, 0, "policy", "unknown policy '" + name + "' (known: " + known + ")");
+                          const std::string& context, std::uint64_t seed) {
+  const Entry& entry = FindEntry(name, context);
+  return entry.seeded ? entry.seeded(options, context, seed) : entry.factory(options, context);
+}
+
+std::string_view ToString(EngineKind engine) {
+  return engine == EngineKind::kInterval ? "interval" : "round";
 }
 
 }  // namespace adaptsim

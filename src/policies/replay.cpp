@@ -1,4 +1,4 @@
-#include "policies/replay.hpp"
+#include "replay.hpp"
 
 #include <algorithm>
 #include <fstream>

@@ -1,5 +1,5 @@
 // Shockwave policy (shockwave.hpp).
-#include "policies/shockwave.hpp"
+#include "shockwave.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/workload.hpp"
-#include "policies/shockwave_window_milp.hpp"
+#include "shockwave_window_milp.hpp"
 
 namespace adaptsim {
 namespace {
@@ -70,21 +70,15 @@ void ShockwavePolicy::OnJobRemoved(JobId id) {
   resolve_ = true;
 }
 
-void ShockwavePolicy::OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) {
-  auto it = dispatched_.find(id);
-  auto job = jobs_.find(id);
+void ShockwavePolicy::OnMicroTaskDone(const MicroTaskOutcome& outcome) {
+  auto it = dispatched_.find(outcome.id);
+  auto job = jobs_.find(outcome.id);
   if (it == dispatched_.end() || job == jobs_.end()) return;
   const Dispatched& d = it->second;
-  double steps_per_s = 0.0;
-  if (execution_time_s > 0.0 && succeeded) {
-    const double planned_s = d.steps / d.throughput;
-    double steps = static_cast<double>(d.steps);
-    // A restart penalty shortened the execution and scaled the steps (`scheduler.py:1936-1981`).
-    if (execution_time_s < planned_s - 1.0) {
-      steps = std::floor(d.steps * (execution_time_s / planned_s));
-    }
-    steps_per_s = steps / execution_time_s;
-  }
+  // The reference's throughput timeline entry (`scheduler.py:1936-2000`): steps / execution time.
+  const double steps_per_s = outcome.execution_time_s > 0.0 && outcome.succeeded
+                                 ? static_cast<double>(outcome.steps) / outcome.execution_time_s
+                                 : 0.0;
   job->second.forecast->AddThroughputMeasurement(d.round + 1, steps_per_s, d.batch_size);
   dispatched_.erase(it);
 }
@@ -307,10 +301,6 @@ void ShockwavePolicy::RecordDispatch(const ClusterState& state, const std::vecto
     if (view == state.jobs.end()) continue;
     Dispatched d;
     d.round = state.round_index;
-    d.throughput = view->throughput_steps_per_s;
-    d.steps =
-        std::min(static_cast<std::int64_t>(view->throughput_steps_per_s * state.round_duration_s),
-                 view->remaining_steps);
     d.batch_size = view->batch_size;
     dispatched_[id] = d;
   }

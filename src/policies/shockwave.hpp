@@ -5,7 +5,8 @@
 // At a re-solve (job arrival, job completion, every 8 rounds, initially) it
 //   1. appends fair-share finish-time estimates F̂_j when the job set changed (§8.3,
 //      `finish_time_uniform_share`, `shockwave.py:88-120`);
-//   2. solves the window problem (§8.4, solvers/window_structured.hpp) over T = future_rounds
+//   2. solves the window problem (§8.4, include/adaptsim/window_structured.hpp) over T =
+//   future_rounds
 //      rounds with the finish-time constraints t0 + s_j/σ <= ρ_max F̄_j;
 //   3. if that is infeasible, re-solves without them with utility weights π_j = ρ̂_j^λ
 //      (ρ̂_j^100 when R_j < Δ) and front-loads jobs by the ranking problem (`:630-706, 714-793`);
@@ -23,9 +24,8 @@
 // touches only previously known jobs and counters, registration only sets flags.
 //
 // Throughput timeline. The engine's timeline is not part of ClusterState; the policy rebuilds each
-// entry (round r+1 ↦ (steps/exec, bs)) from the dispatch it planned (steps = min(int(thr·Δ),
-// remaining), the batch size at dispatch) and OnMicroTaskDone's execution time (a shortened
-// execution means the 20 s restart penalty scaled the steps by exec/(exec + penalty)).
+// entry (round r+1 ↦ (steps/exec, bs)) from what the engine reports in OnMicroTaskDone (steps
+// run, after the restart penalty's scaling, and execution time) and the batch size at dispatch.
 //
 // Solvers: `structured` (default; window_structured.hpp) or `general` (the MILP on CBC,
 // shockwave_window_milp.hpp). Deterministic: node/gap limits only. Not thread-safe.
@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "adaptsim/policy.hpp"
-#include "models/shockwave_forecaster.hpp"
-#include "policies/shockwave_config.hpp"
-#include "solvers/window_structured.hpp"
+#include "adaptsim/shockwave_forecaster.hpp"
+#include "adaptsim/window_structured.hpp"
+#include "shockwave_config.hpp"
 
 namespace adaptsim {
 
@@ -50,7 +50,7 @@ class ShockwavePolicy final : public RoundScheduler {
 
   void OnJobArrived(const ActiveJobView& job) override;
   void OnJobRemoved(JobId id) override;
-  void OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) override;
+  void OnMicroTaskDone(const MicroTaskOutcome& outcome) override;
   RoundPlan PlanRound(const ClusterState& state) override;
   /// resolves, fallbacks (infeasible finish-time constraints), solver failures, mean solver
   /// nodes. Deterministic (no wall times).
@@ -80,8 +80,6 @@ class ShockwavePolicy final : public RoundScheduler {
   };
   struct Dispatched {
     int round = 0;
-    double throughput = 0.0;
-    std::int64_t steps = 0;
     int batch_size = 0;
   };
 

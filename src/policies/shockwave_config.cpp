@@ -1,5 +1,5 @@
 // Shockwave configuration (shockwave_config.hpp).
-#include "policies/shockwave_config.hpp"
+#include "shockwave_config.hpp"
 
 #include <cmath>
 #include <fstream>

@@ -1,10 +1,10 @@
 // General window solver on CBC (shockwave_window_milp.hpp).
-#include "policies/shockwave_window_milp.hpp"
+#include "shockwave_window_milp.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "solvers/cbc_solver.hpp"
+#include "adaptsim/cbc_solver.hpp"
 
 namespace adaptsim {
 namespace {

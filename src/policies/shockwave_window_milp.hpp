@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "solvers/milp_problem.hpp"
-#include "solvers/window_structured.hpp"
+#include "adaptsim/milp_problem.hpp"
+#include "adaptsim/window_structured.hpp"
 
 namespace adaptsim {
 

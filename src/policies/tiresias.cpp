@@ -1,13 +1,13 @@
 // Tiresias on the Pollux workloads (A:simulator/tiresias.py:8-83).
-#include "policies/tiresias.hpp"
+#include "tiresias.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include "adaptsim/error.hpp"
-#include "policies/tuned_jobs.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "tuned_jobs.hpp"
 
 namespace adaptsim {
 

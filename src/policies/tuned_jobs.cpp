@@ -1,13 +1,13 @@
 // The rigid baselines' shared rules (tuned_jobs.hpp).
-#include "policies/tuned_jobs.hpp"
+#include "tuned_jobs.hpp"
 
 #include <algorithm>
 
 #include "adaptsim/error.hpp"
-#include "models/pollux_goodput.hpp"
-#include "policies/policy_options.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_goodput.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "policy_options.hpp"
 
 namespace adaptsim {
 

@@ -1,5 +1,5 @@
 // CBC adapter: MilpProblem -> OsiClpSolverInterface -> CbcMain1 -> MilpSolution.
-#include "solvers/cbc_solver.hpp"
+#include "adaptsim/cbc_solver.hpp"
 
 #include <algorithm>
 #include <chrono>

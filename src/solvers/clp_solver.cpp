@@ -1,4 +1,4 @@
-#include "solvers/clp_solver.hpp"
+#include "adaptsim/clp_solver.hpp"
 
 #include <cmath>
 

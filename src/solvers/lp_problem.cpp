@@ -1,7 +1,7 @@
 #include <cmath>
 
 #include "adaptsim/error.hpp"
-#include "solvers/lp_problem.hpp"
+#include "adaptsim/lp_problem.hpp"
 
 namespace adaptsim {
 namespace {

@@ -1,5 +1,5 @@
 // Validation of MilpProblem / MilpOptions (milp_problem.hpp).
-#include "solvers/milp_problem.hpp"
+#include "adaptsim/milp_problem.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Window layouts (window_layout.hpp; docs/shockwave.md).
-#include "solvers/window_layout.hpp"
+#include "adaptsim/window_layout.hpp"
 
 #include <algorithm>
 #include <functional>

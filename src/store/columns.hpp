@@ -1,6 +1,7 @@
-// The column lists of the results file, written once and used by both the writer and the readers
-// (private to src/store). A Visit*Columns function calls `visit(name, units, field)` for every
-// column of a record, in file order; `R` may be const (writing) or not (reading).
+// The columns of the results file (private to src/store): the result records' field lists
+// (adaptsim/result_fields.hpp) and the /summary row's, used by both the writer and the readers.
+// A Visit* function calls `visit(name, units, field)` for every column of a record, in file
+// order; `R` may be const (writing) or not (reading).
 #pragma once
 
 #include <cstddef>
@@ -10,34 +11,11 @@
 
 #include "adaptsim/job.hpp"
 #include "adaptsim/result.hpp"
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
-#include "store/hdf5_io.hpp"
+#include "hdf5_io.hpp"
 
 namespace adaptsim::store {
-
-// Units vocabulary (docs/results-format.md): "s" seconds of simulated time (wall_time_s: wall
-// clock), "1" dimensionless ratio, "percent", "count", "id", "gpus", "samples" (batch size in
-// samples per iteration), "steps/s" iterations per second.
-
-template <typename M, typename V>
-void VisitMetrics(M& m, V&& visit) {
-  visit("makespan_s", "s", m.makespan_s);
-  visit("mean_jct_s", "s", m.mean_jct_s);
-  visit("geometric_mean_jct_s", "s", m.geometric_mean_jct_s);
-  visit("harmonic_mean_jct_s", "s", m.harmonic_mean_jct_s);
-  visit("p99_jct_s", "s", m.p99_jct_s);
-  visit("mean_ftf_rho", "1", m.mean_ftf_rho);
-  visit("worst_ftf_rho", "1", m.worst_ftf_rho);
-  visit("unfair_fraction_1_05", "1", m.unfair_fraction_1_05);
-  visit("unfair_fraction_1_10", "1", m.unfair_fraction_1_10);
-  visit("utilization", "1", m.utilization);
-  visit("lease_extension_percent", "percent", m.lease_extension_percent);
-  visit("restarts_per_job", "1", m.restarts_per_job);
-  visit("num_rounds", "count", m.num_rounds);
-  visit("num_jobs", "count", m.num_jobs);
-  visit("num_deadline_completions", "count", m.num_deadline_completions);
-  visit("num_failed_jobs", "count", m.num_failed_jobs);
-}
 
 template <typename R, typename V>
 void VisitSummaryColumns(R& row, V&& visit) {
@@ -53,46 +31,9 @@ void VisitSummaryColumns(R& row, V&& visit) {
   visit("round_duration_s", "s", row.round_duration_s);
   visit("deadline_factor", "1", row.deadline_factor);
   visit("policy_options", "", row.policy_options);
-  VisitMetrics(row.metrics, visit);
+  VisitMetricFields(row.metrics, visit);
   visit("wall_time_s", "s", row.wall_time_s);
   visit("rank", "id", row.rank);
-}
-
-template <typename R, typename V>
-void VisitJobColumns(R& job, V&& visit) {
-  visit("job_id", "id", job.id);
-  visit("model", "", job.model);
-  visit("initial_batch_size", "samples", job.initial_batch_size);
-  visit("final_batch_size", "samples", job.final_batch_size);
-  visit("scale_factor", "gpus", job.scale_factor);
-  visit("mode", "", job.mode);
-  visit("arrival_s", "s", job.arrival_time_s);
-  visit("completion_s", "s", job.completion_time_s);
-  visit("jct_s", "s", job.jct_s);
-  visit("ftf_rho", "1", job.ftf_rho);
-  visit("ftf_rho_themis", "1", job.ftf_rho_themis);
-  visit("exclusive_time_s", "s", job.exclusive_time_s);
-  visit("rounds_run", "count", job.rounds_run);
-  visit("restarts", "count", job.restarts);
-  visit("outcome", "", job.outcome);
-}
-
-/// The scalar columns of `rounds`; the CSR pair running_job_ids/running_offsets is written apart.
-template <typename R, typename V>
-void VisitRoundColumns(R& round, V&& visit) {
-  visit("round_index", "id", round.round_index);
-  visit("start_s", "s", round.start_s);
-  visit("end_s", "s", round.end_s);
-  visit("busy_gpus", "gpus", round.busy_gpus);
-  visit("active_jobs", "count", round.active_jobs);
-}
-
-template <typename R, typename V>
-void VisitThroughputColumns(R& sample, V&& visit) {
-  visit("job_id", "id", sample.job_id);
-  visit("completion_round", "id", sample.completion_round);
-  visit("steps_per_s", "steps/s", sample.steps_per_s);
-  visit("batch_size", "samples", sample.batch_size);
 }
 
 // Field <-> stored value. Integers are stored as int64 (seeds as uint64), enums as strings.

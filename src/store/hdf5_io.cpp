@@ -1,4 +1,4 @@
-#include "store/hdf5_io.hpp"
+#include "hdf5_io.hpp"
 
 #include <charconv>
 #include <type_traits>

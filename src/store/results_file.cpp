@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "adaptsim/store.hpp"
-#include "store/columns.hpp"
-#include "store/hdf5_io.hpp"
-#include "store/utc_timestamp.hpp"
+#include "adaptsim/utc_timestamp.hpp"
+#include "columns.hpp"
+#include "hdf5_io.hpp"
 
 #ifndef ADAPTSIM_VERSION
 #define ADAPTSIM_VERSION "unknown"
@@ -51,20 +51,20 @@ void AppendRows(hid_t group, const Table& table) {
 }
 
 SummaryRow MakeSummaryRow(const TaskRecord& record) {
-  const TaskConfig& config = record.config;
+  const TaskKeys& keys = record.keys;
   SummaryRow row;
   row.task_id = record.task_id;
   row.task_index = record.task_index;
   row.status = record.result.status;
   row.message = record.result.message;
-  row.policy = config.policy;
-  row.trace = config.trace_path;
-  row.throughputs = config.throughputs_path;
-  row.num_gpus = config.simulation.num_gpus;
-  row.seed = config.seed;
-  row.round_duration_s = config.simulation.round_duration_s;
-  row.deadline_factor = config.simulation.deadline_factor;
-  row.policy_options = config.policy_options.dump();
+  row.policy = keys.policy;
+  row.trace = keys.trace_path;
+  row.throughputs = keys.throughputs_path;
+  row.num_gpus = keys.num_gpus;
+  row.seed = keys.seed;
+  row.round_duration_s = keys.round_duration_s;
+  row.deadline_factor = keys.deadline_factor;
+  row.policy_options = keys.policy_options.dump();
   row.metrics = record.result.summary;
   row.wall_time_s = record.result.wall_time_s;
   row.rank = record.rank;
@@ -126,10 +126,9 @@ void WriteConfigAttributes(hid_t group, const TaskRecord& record) {
 
 void WriteRounds(hid_t task_group, const std::vector<RoundResult>& rounds) {
   Handle group = store::CreateGroup(task_group, "rounds");
-  store::WriteTable(
-      group,
-      store::ToTable(rounds, [](const auto& r, auto&& v) { store::VisitRoundColumns(r, v); }),
-      false);
+  store::WriteTable(group,
+                    store::ToTable(rounds, [](const auto& r, auto&& v) { VisitRoundFields(r, v); }),
+                    false);
   std::vector<std::int64_t> ids;
   std::vector<std::int64_t> offsets{0};
   for (const RoundResult& round : rounds) {
@@ -143,22 +142,20 @@ void WriteRounds(hid_t task_group, const std::vector<RoundResult>& rounds) {
 void WriteResultTables(hid_t task_group, const SimulationResult& result) {
   Handle jobs = store::CreateGroup(task_group, "jobs");
   store::WriteTable(
-      jobs,
-      store::ToTable(result.jobs, [](const auto& j, auto&& v) { store::VisitJobColumns(j, v); }),
+      jobs, store::ToTable(result.jobs, [](const auto& j, auto&& v) { VisitJobFields(j, v); }),
       false);
   WriteRounds(task_group, result.rounds);
   Handle timeline = store::CreateGroup(task_group, "throughput_timeline");
-  store::WriteTable(
-      timeline,
-      store::ToTable(result.throughput_timeline,
-                     [](const auto& s, auto&& v) { store::VisitThroughputColumns(s, v); }),
-      false);
+  store::WriteTable(timeline,
+                    store::ToTable(result.throughput_timeline,
+                                   [](const auto& s, auto&& v) { VisitThroughputFields(s, v); }),
+                    false);
   store::WriteColumn(task_group, "gpu_busy_time_s", result.gpu_busy_time_s, "s", false);
 }
 
 void WriteSummaryAttributes(hid_t task_group, const SimulationResult& result) {
   Handle summary = store::CreateGroup(task_group, "summary");
-  store::VisitMetrics(result.summary, [&](const char* name, const char*, const auto& field) {
+  VisitMetricFields(result.summary, [&](const char* name, const char*, const auto& field) {
     store::WriteAttribute(summary, name, store::ToStored(field));
   });
   store::WriteAttribute(summary, "lease_extensions", result.lease_extensions);

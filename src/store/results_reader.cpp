@@ -2,8 +2,8 @@
 #include <variant>
 
 #include "adaptsim/store.hpp"
-#include "store/columns.hpp"
-#include "store/hdf5_io.hpp"
+#include "columns.hpp"
+#include "hdf5_io.hpp"
 
 namespace adaptsim {
 namespace {
@@ -32,8 +32,8 @@ void ReadNumberAttribute(hid_t object, const std::string& name, T& field) {
 
 std::vector<RoundResult> ReadRounds(hid_t task_group) {
   Handle group = store::OpenGroup(task_group, "rounds");
-  auto rounds = store::ReadTable<RoundResult>(
-      group, [](auto& r, auto&& v) { store::VisitRoundColumns(r, v); });
+  auto rounds =
+      store::ReadTable<RoundResult>(group, [](auto& r, auto&& v) { VisitRoundFields(r, v); });
   auto ids = std::get<std::vector<std::int64_t>>(store::ReadColumn(group, "running_job_ids"));
   auto offsets = std::get<std::vector<std::int64_t>>(store::ReadColumn(group, "running_offsets"));
   if (offsets.size() != rounds.size() + 1) store::Fail("running_offsets has the wrong length");
@@ -48,19 +48,18 @@ std::vector<RoundResult> ReadRounds(hid_t task_group) {
 
 void ReadResultTables(hid_t task_group, SimulationResult& result) {
   Handle jobs = store::OpenGroup(task_group, "jobs");
-  result.jobs =
-      store::ReadTable<JobResult>(jobs, [](auto& j, auto&& v) { store::VisitJobColumns(j, v); });
+  result.jobs = store::ReadTable<JobResult>(jobs, [](auto& j, auto&& v) { VisitJobFields(j, v); });
   result.rounds = ReadRounds(task_group);
   Handle timeline = store::OpenGroup(task_group, "throughput_timeline");
   result.throughput_timeline = store::ReadTable<ThroughputSample>(
-      timeline, [](auto& s, auto&& v) { store::VisitThroughputColumns(s, v); });
+      timeline, [](auto& s, auto&& v) { VisitThroughputFields(s, v); });
   result.gpu_busy_time_s =
       std::get<std::vector<double>>(store::ReadColumn(task_group, "gpu_busy_time_s"));
 }
 
 void ReadSummaryAttributes(hid_t task_group, SimulationResult& result) {
   Handle summary = store::OpenGroup(task_group, "summary");
-  store::VisitMetrics(result.summary, [&](const char* name, const char*, auto& field) {
+  VisitMetricFields(result.summary, [&](const char* name, const char*, auto& field) {
     ReadNumberAttribute(summary, name, field);
   });
   ReadNumberAttribute(summary, "lease_extensions", result.lease_extensions);

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/text_lines.hpp"
 #include "adaptsim/trace.hpp"
-#include "trace/text_lines.hpp"
 
 namespace adaptsim {
 namespace {

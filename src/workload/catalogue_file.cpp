@@ -1,5 +1,5 @@
 // Reading and writing throughput catalogue files (format: catalogue_file.hpp).
-#include "workload/catalogue_file.hpp"
+#include "adaptsim/catalogue_file.hpp"
 
 #include <cmath>
 #include <cstdio>

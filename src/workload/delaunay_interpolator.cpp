@@ -1,5 +1,5 @@
 // scipy LinearNDInterpolator on libqhull (see the header).
-#include "workload/delaunay_interpolator.hpp"
+#include "delaunay_interpolator.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "workload/gns_rules.hpp"
+#include "gns_rules.hpp"
 
 namespace adaptsim::internal {
 

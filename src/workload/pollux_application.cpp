@@ -1,5 +1,5 @@
 // Pollux per-application profiles (docs/pollux.md §4.3; `A:simulator/applications.py:23-238`).
-#include "workload/pollux_application.hpp"
+#include "adaptsim/pollux_application.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,8 +9,8 @@
 #include <limits>
 
 #include "adaptsim/error.hpp"
-#include "workload/delaunay_interpolator.hpp"
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "delaunay_interpolator.hpp"
 
 namespace adaptsim {
 

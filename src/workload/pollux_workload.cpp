@@ -1,5 +1,5 @@
 // Pollux workload CSV reader (docs/pollux.md §4.2).
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/pollux_workload.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <set>
 
 #include "adaptsim/error.hpp"
-#include "trace/text_lines.hpp"
+#include "adaptsim/text_lines.hpp"
 
 namespace adaptsim {
 namespace {
@@ -104,6 +104,10 @@ PolluxWorkload ReadPolluxWorkload(const std::string& path) {
   }
   if (workload.jobs.empty()) throw InputError(path, 0, "", "workload has no jobs");
   return workload;
+}
+
+bool IsPolluxWorkload(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
 }
 
 }  // namespace adaptsim

@@ -6,7 +6,7 @@
 #include "adaptsim/error.hpp"
 #include "adaptsim/profile.hpp"
 #include "adaptsim/workload.hpp"
-#include "workload/gns_rules.hpp"
+#include "gns_rules.hpp"
 
 namespace adaptsim {
 namespace {

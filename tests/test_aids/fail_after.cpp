@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <variant>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
@@ -11,7 +12,8 @@
 namespace adaptsim::testing {
 
 FailAfterPolicy::FailAfterPolicy(int after, double sleep_ms)
-    : fifo_(MakePolicy("fifo", nlohmann::json::object()).allocation),
+    : fifo_(std::get<std::unique_ptr<AllocationPolicy>>(
+          MakePolicy("fifo", nlohmann::json::object()))),
       after_(after),
       sleep_ms_(sleep_ms) {}
 
@@ -56,9 +58,8 @@ PolicyInstance MakeFailAfter(const nlohmann::json& options, const std::string& c
   if (after < -1 || after != static_cast<int>(after) || !(sleep_ms >= 0)) {
     throw InputError(context, 0, "fail_after", "after must be an integer >= -1, sleep_ms >= 0");
   }
-  PolicyInstance instance;
-  instance.allocation = std::make_unique<FailAfterPolicy>(static_cast<int>(after), sleep_ms);
-  return instance;
+  return PolicyInstance(std::unique_ptr<AllocationPolicy>(
+      std::make_unique<FailAfterPolicy>(static_cast<int>(after), sleep_ms)));
 }
 
 }  // namespace

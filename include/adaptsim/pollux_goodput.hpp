@@ -13,7 +13,7 @@
 #include <array>
 #include <vector>
 
-#include "models/pollux_throughput.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 
 namespace adaptsim::models {
 

@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "adaptsim/catalogue_file.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/throughput.hpp"
-#include "models/pollux_throughput.hpp"
-#include "models/throughput_fit.hpp"
-#include "workload/catalogue_file.hpp"
+#include "adaptsim/throughput_fit.hpp"
 
 namespace adaptsim::models {
 

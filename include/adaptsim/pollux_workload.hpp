@@ -48,4 +48,9 @@ struct PolluxWorkload {
 /// against the loaded profiles.
 PolluxWorkload ReadPolluxWorkload(const std::string& path);
 
+/// True when `path` names a Pollux workload CSV (it ends in ".csv"). Used only to estimate a
+/// sweep task's cost (sweep_spec.cpp reads the file's statistics); the engine that runs a task
+/// is chosen by its policy (PolicyInfo::engine), never by this.
+bool IsPolluxWorkload(const std::string& path);
+
 }  // namespace adaptsim

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "models/pollux_throughput.hpp"
+#include "adaptsim/pollux_throughput.hpp"
 
 namespace adaptsim::models {
 

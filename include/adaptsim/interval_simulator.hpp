@@ -22,12 +22,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "adaptsim/interval_policy.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/result.hpp"
-#include "adaptsim/simulator.hpp"
-#include "workload/pollux_application.hpp"
-#include "workload/pollux_workload.hpp"
+#include "adaptsim/simulation.hpp"
 
 namespace adaptsim {
 
@@ -52,6 +53,22 @@ struct IntervalSimulationOptions {
 SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
                                    IntervalPolicy& policy, const IntervalSimulationOptions& options,
                                    const RoundObserver& observer = {});
+
+/// The interval engine behind the Simulation seam; owns its inputs (SimulateIntervals does the
+/// work). The profiles are held by pointer so that a caller may keep a reference to them.
+class IntervalSimulation final : public Simulation {
+ public:
+  IntervalSimulation(PolluxWorkload workload, std::unique_ptr<PolluxApplications> apps,
+                     std::unique_ptr<IntervalPolicy> policy,
+                     const IntervalSimulationOptions& options);
+  SimulationResult Run(const RoundObserver& observer) override;
+
+ private:
+  PolluxWorkload workload_;
+  std::unique_ptr<PolluxApplications> apps_;
+  std::unique_ptr<IntervalPolicy> policy_;
+  IntervalSimulationOptions options_;
+};
 
 /// Seconds job `spec` needs alone on its CSV configuration (num_replicas packed gpus_per_node per
 /// node, fixed batch_size), including one restart delay. NaN when outside the profiled domain.

@@ -1,4 +1,4 @@
-#include "engine/gavel_mechanism.hpp"
+#include "gavel_mechanism.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -8,7 +8,7 @@
 namespace adaptsim {
 
 GavelMechanism::GavelMechanism(std::unique_ptr<AllocationPolicy> policy,
-                               const SimulationOptions& options)
+                               const GavelMechanismOptions& options)
     : policy_(std::move(policy)),
       traits_(policy_->Traits()),
       half_round_s_(options.round_duration_s / 2.0),
@@ -30,14 +30,14 @@ void GavelMechanism::OnJobRemoved(JobId id) {
   need_to_update_allocation_ = true;  // `_remove_job`, `:903`
 }
 
-void GavelMechanism::OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) {
-  if (!succeeded) {
+void GavelMechanism::OnMicroTaskDone(const MicroTaskOutcome& outcome) {
+  if (!outcome.succeeded) {
     need_to_update_allocation_ = true;  // `:4569`
     return;
   }
-  if (Entry* entry = Find(id); entry != nullptr) {  // `:4652-4661`
-    entry->time_received_s += execution_time_s;
-    worker_time_s_ += execution_time_s;
+  if (Entry* entry = Find(outcome.id); entry != nullptr) {  // `:4652-4661`
+    entry->time_received_s += outcome.execution_time_s;
+    worker_time_s_ += outcome.execution_time_s;
   }
 }
 
@@ -127,12 +127,13 @@ std::map<std::string, double> GavelMechanism::Statistics() const {
 }
 
 std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
-                                                   const SimulationOptions& options) {
-  if (policy.allocation) {
-    return std::make_unique<GavelMechanism>(std::move(policy.allocation), options);
+                                                   const GavelMechanismOptions& options) {
+  if (auto* allocation = std::get_if<std::unique_ptr<AllocationPolicy>>(&policy)) {
+    return std::make_unique<GavelMechanism>(std::move(*allocation), options);
   }
-  ADAPTSIM_CHECK(policy.round_scheduler != nullptr);
-  return std::move(policy.round_scheduler);
+  auto* scheduler = std::get_if<std::unique_ptr<RoundScheduler>>(&policy);
+  ADAPTSIM_CHECK(scheduler != nullptr && *scheduler != nullptr);
+  return std::move(*scheduler);
 }
 
 }  // namespace adaptsim

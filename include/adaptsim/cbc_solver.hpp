@@ -1,7 +1,7 @@
 // COIN-OR CBC adapter (Debian coinor-libcbc-dev 2.10). The only place CBC headers are included.
 #pragma once
 
-#include "solvers/milp_problem.hpp"
+#include "adaptsim/milp_problem.hpp"
 
 namespace adaptsim {
 

@@ -8,7 +8,6 @@
 
 #include "adaptsim/policy.hpp"
 #include "adaptsim/registry.hpp"
-#include "adaptsim/simulator.hpp"
 
 namespace adaptsim {
 
@@ -21,11 +20,11 @@ namespace adaptsim {
 /// and greedily select jobs that fit (`_schedule_jobs_on_workers_helper`, `:1145-1265`).
 class GavelMechanism final : public RoundScheduler {
  public:
-  GavelMechanism(std::unique_ptr<AllocationPolicy> policy, const SimulationOptions& options);
+  GavelMechanism(std::unique_ptr<AllocationPolicy> policy, const GavelMechanismOptions& options);
 
   void OnJobArrived(const ActiveJobView& job) override;
   void OnJobRemoved(JobId id) override;
-  void OnMicroTaskDone(JobId id, double execution_time_s, bool succeeded) override;
+  void OnMicroTaskDone(const MicroTaskOutcome& outcome) override;
   RoundPlan PlanRound(const ClusterState& state) override;
   std::map<std::string, double> Statistics() const override;
 
@@ -51,10 +50,5 @@ class GavelMechanism final : public RoundScheduler {
   bool need_to_update_allocation_ = false;
   int num_solves_ = 0;
 };
-
-/// Builds the engine-facing scheduler of a policy: allocation policies are wrapped in a
-/// GavelMechanism, round schedulers are returned as they are.
-std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
-                                                   const SimulationOptions& options);
 
 }  // namespace adaptsim

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/window_layout.hpp"
+#include "adaptsim/window_layout.hpp"
 
 namespace adaptsim {
 

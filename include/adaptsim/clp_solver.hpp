@@ -1,7 +1,7 @@
 // COIN-OR CLP adapter (Debian coinor-libclp-dev 1.17). The only place CLP headers are included.
 #pragma once
 
-#include "solvers/lp_problem.hpp"
+#include "adaptsim/lp_problem.hpp"
 
 namespace adaptsim {
 

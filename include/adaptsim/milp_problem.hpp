@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/lp_problem.hpp"
+#include "adaptsim/lp_problem.hpp"
 
 namespace adaptsim {
 

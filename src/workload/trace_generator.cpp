@@ -1,5 +1,5 @@
 // Trace generator (trace_generator.hpp; docs/mechanism.md §1.4).
-#include "trace/trace_generator.hpp"
+#include "adaptsim/trace_generator.hpp"
 
 #include <cmath>
 #include <numeric>

@@ -1,7 +1,7 @@
 // Throughput catalogue files (TOML): per model, the workload facts the trace generator needs and
-// the fitted parameters of Pollux's throughput model (src/models/pollux_throughput.hpp), plus the
-// fit quality. The built-in one is data/catalog/v100.toml; `adaptsim fit-throughput` writes them.
-// Format (docs/throughput-model.md):
+// the fitted parameters of Pollux's throughput model (include/adaptsim/pollux_throughput.hpp), plus
+// the fit quality. The built-in one is data/catalog/v100.toml; `adaptsim fit-throughput` writes
+// them. Format (docs/throughput-model.md):
 //
 //   format = 1                 # required, this reader knows 1
 //   name = "v100"              # required

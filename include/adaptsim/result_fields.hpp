@@ -1,0 +1,75 @@
+// The field list of the result records, declared once. A Visit*Fields function calls
+// `visit(name, units, field)` for every field of a record, in a fixed order; `R` may be const
+// (reading fields) or not (filling them). The HDF5 columns (src/store/columns.hpp, column name =
+// field name, docs/results-format.md), the MPI transfer (src/harness/result_serialization.hpp)
+// and the equality of stored and read records in the tests all iterate these lists, so a field
+// added here reaches all of them.
+//
+// Units vocabulary (docs/results-format.md): "s" seconds of simulated time (wall_time_s: wall
+// clock), "1" dimensionless ratio, "percent", "count", "id", "gpus", "samples" (batch size in
+// samples per iteration), "steps/s" iterations per second, "" text or enumeration.
+#pragma once
+
+#include "adaptsim/result.hpp"
+
+namespace adaptsim {
+
+template <typename M, typename V>
+void VisitMetricFields(M& m, V&& visit) {
+  visit("makespan_s", "s", m.makespan_s);
+  visit("mean_jct_s", "s", m.mean_jct_s);
+  visit("geometric_mean_jct_s", "s", m.geometric_mean_jct_s);
+  visit("harmonic_mean_jct_s", "s", m.harmonic_mean_jct_s);
+  visit("p99_jct_s", "s", m.p99_jct_s);
+  visit("mean_ftf_rho", "1", m.mean_ftf_rho);
+  visit("worst_ftf_rho", "1", m.worst_ftf_rho);
+  visit("unfair_fraction_1_05", "1", m.unfair_fraction_1_05);
+  visit("unfair_fraction_1_10", "1", m.unfair_fraction_1_10);
+  visit("utilization", "1", m.utilization);
+  visit("lease_extension_percent", "percent", m.lease_extension_percent);
+  visit("restarts_per_job", "1", m.restarts_per_job);
+  visit("num_rounds", "count", m.num_rounds);
+  visit("num_jobs", "count", m.num_jobs);
+  visit("num_deadline_completions", "count", m.num_deadline_completions);
+  visit("num_failed_jobs", "count", m.num_failed_jobs);
+}
+
+template <typename R, typename V>
+void VisitJobFields(R& job, V&& visit) {
+  visit("job_id", "id", job.id);
+  visit("model", "", job.model);
+  visit("initial_batch_size", "samples", job.initial_batch_size);
+  visit("final_batch_size", "samples", job.final_batch_size);
+  visit("scale_factor", "gpus", job.scale_factor);
+  visit("mode", "", job.mode);
+  visit("arrival_s", "s", job.arrival_time_s);
+  visit("completion_s", "s", job.completion_time_s);
+  visit("jct_s", "s", job.jct_s);
+  visit("ftf_rho", "1", job.ftf_rho);
+  visit("ftf_rho_themis", "1", job.ftf_rho_themis);
+  visit("exclusive_time_s", "s", job.exclusive_time_s);
+  visit("rounds_run", "count", job.rounds_run);
+  visit("restarts", "count", job.restarts);
+  visit("outcome", "", job.outcome);
+}
+
+/// The scalar fields of a round; running_job_ids and worker_ids (lists) are handled apart (the
+/// store writes the ids as a CSR pair and does not store the worker ids).
+template <typename R, typename V>
+void VisitRoundFields(R& round, V&& visit) {
+  visit("round_index", "id", round.round_index);
+  visit("start_s", "s", round.start_s);
+  visit("end_s", "s", round.end_s);
+  visit("busy_gpus", "gpus", round.busy_gpus);
+  visit("active_jobs", "count", round.active_jobs);
+}
+
+template <typename R, typename V>
+void VisitThroughputFields(R& sample, V&& visit) {
+  visit("job_id", "id", sample.job_id);
+  visit("completion_round", "id", sample.completion_round);
+  visit("steps_per_s", "steps/s", sample.steps_per_s);
+  visit("batch_size", "samples", sample.batch_size);
+}
+
+}  // namespace adaptsim
