@@ -14,7 +14,7 @@ Writes, as PNG and PDF, into DIR:
   rho_cdf.{png,pdf}        CDF of per-job finish-time fairness rho per policy
 and figures_data.csv: every plotted number in the long format of
 `adaptsim report --format csv` (table, scenario, policy, x, metric, stat, value). The definitions
-are those of src/harness/results_analysis.hpp; tests/mpi/figures_check.py checks that both agree
+are those of include/adaptsim/results_analysis.hpp; tests/mpi/figures_check.py checks that both agree
 and that they equal the results file's numbers.
 Needs Debian's python3-h5py, -pandas, -matplotlib, -numpy (installed by scripts/install-deps).
 """

@@ -4,7 +4,7 @@
 The stages and what each may use are documented in docs/architecture.md ("Stages and
 boundaries"). Rules checked:
 
-  1. Every public header include/adaptsim/X.hpp belongs to a stage (STAGE_OF_HEADER below; a
+  1. Every public header include/adaptsim/<name>.hpp belongs to a stage (STAGE_OF_HEADER below; a
      new public header must be classified here).
   2. A source or header in src/<stage>/ may include
        - a public header of its own stage or of a stage it may use (ALLOWED), and
@@ -180,7 +180,7 @@ def self_test():
         "include/adaptsim/simulator.hpp": '#include "adaptsim/task.hpp"\n',
         "include/adaptsim/task.hpp": "#pragma once\n",
         # an unclassified public header
-        "include/adaptsim/mystery.hpp": "#pragma once\n",
+        "include/adaptsim/" + "mystery.hpp": "#pragma once\n",
         # the store links the engine
         "src/CMakeLists.txt": "target_link_libraries(adaptsim_store PUBLIC adaptsim_engine)\n",
     }
