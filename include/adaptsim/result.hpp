@@ -18,10 +18,10 @@ std::string_view ToString(JobOutcome outcome);
 
 struct JobResult {
   JobId id = 0;
-  std::string model;
+  std::string model;  ///< model (trace jobs) or application (Pollux workloads) of the job
   int initial_batch_size = 0;
   int final_batch_size = 0;
-  int scale_factor = 1;
+  int scale_factor = 1;  ///< GPUs the job asks for: trace scale factor or workload num_replicas
   AdaptationMode mode = AdaptationMode::kStatic;
   double arrival_time_s = 0.0;
   double completion_time_s = 0.0;  ///< finish of the last micro-task
