@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -201,6 +202,43 @@ TEST(ProductionTrace, AJobRunAloneFinishesInItsLoggedDurationWithinOneRound) {
     EXPECT_NEAR(run.jobs[0].jct_s, log.jobs[i].duration_s, engine.round_duration_s)
         << one.jobs[0].model << " on " << one.jobs[0].scale_factor << " GPUs";
   }
+}
+
+TEST(ProductionPolluxWorkload, ApplicationsFollowTheArtifactsGpuTimeBucketsAndTheSeed) {
+  ADAPTSIM_REQUIRE_DATA();
+  PolluxApplications applications(DataPath("pollux/traces"));
+  SyntheticLog file(400);
+  ProductionLog log = ReadProductionLog(file.path(), ProductionLogFormat::kPhilly);
+  PolluxWorkload a = BuildPolluxWorkloadFromLog(log, 3, applications);
+  PolluxWorkload b = BuildPolluxWorkloadFromLog(log, 3, applications);
+  PolluxWorkload c = BuildPolluxWorkloadFromLog(log, 4, applications);
+  ASSERT_EQ(a.jobs.size(), log.jobs.size());
+  std::map<int, std::set<std::string>> seen;  // bucket -> applications
+  int differing = 0;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < log.jobs.size(); ++i) {
+    const PolluxJobSpec& job = a.jobs[i];
+    EXPECT_EQ(job.name, b.jobs[i].name);
+    EXPECT_EQ(job.batch_size, b.jobs[i].batch_size);
+    differing += job.application != c.jobs[i].application;
+    names.insert(job.name);
+    // Bounds and applications of Pollux's workload.py:31-53, written out here.
+    const double h = log.jobs[i].gpu_time_s / 3600;
+    const int bucket = h < 1 ? 0 : h < 10 ? 1 : h < 100 ? 2 : 3;
+    seen[bucket].insert(job.application);
+    EXPECT_EQ(job.submission_time_s, log.jobs[i].arrival_time_s);
+    EXPECT_EQ(job.num_replicas, log.jobs[i].num_gpus);
+    const PolluxApplication& app = applications.Get(job.application);
+    EXPECT_EQ(job.batch_size,
+              std::min(app.init_batch_size() * job.num_replicas, app.max_batch_size()));
+    EXPECT_EQ(job.name, job.application + "-" + std::to_string(i));
+  }
+  EXPECT_EQ(names.size(), a.jobs.size());
+  EXPECT_EQ(seen[0], (std::set<std::string>{"cifar10", "ncf"}));
+  EXPECT_EQ(seen[1], (std::set<std::string>{"bert", "deepspeech2"}));
+  EXPECT_EQ(seen[2], (std::set<std::string>{"yolov3"}));
+  EXPECT_EQ(seen[3], (std::set<std::string>{"imagenet"}));
+  EXPECT_GT(differing, 0);
 }
 
 TEST(ProductionTrace, PhillyDayBecomesADeterministicTrace) {

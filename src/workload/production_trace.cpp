@@ -20,6 +20,7 @@ constexpr std::array<int, 4> kTraceScaleFactors = {1, 2, 4, 8};
 enum Stream : std::uint32_t {
   kModelStream = 16,  // draw 0: model, draw 1: batch size
   kModeStream = 17,
+  kApplicationStream = 18,  // draw 0: cifar10 or ncf, draw 1: deepspeech2 or bert
 };
 
 // A model of a bucket with the trace batch sizes it can run at one GPU count.
@@ -162,6 +163,32 @@ ProductionTrace BuildProductionTrace(const ProductionLog& log, const ProductionT
     result.source_lines.push_back(logged.line);
   }
   return result;
+}
+
+PolluxWorkload BuildPolluxWorkloadFromLog(const ProductionLog& log, std::uint64_t seed,
+                                          PolluxApplications& applications) {
+  const PhiloxStream rng(seed, kApplicationStream);
+  PolluxWorkload workload;
+  workload.path = log.path;
+  for (std::size_t i = 0; i < log.jobs.size(); ++i) {
+    const LoggedJob& logged = log.jobs[i];
+    const double gpu_time_h = logged.gpu_time_s / 3600.0;  // workload.py:31-45
+    std::string application = gpu_time_h < 1    ? (rng.Uniform(i, 0) < 0.5 ? "cifar10" : "ncf")
+                              : gpu_time_h < 10 ? (rng.Uniform(i, 1) < 0.5 ? "deepspeech2" : "bert")
+                              : gpu_time_h < 100 ? "yolov3"
+                                                 : "imagenet";
+    const PolluxApplication& app = applications.Get(application, log.path, logged.line);
+    PolluxJobSpec job;
+    job.name = application + "-" + std::to_string(i);
+    job.submission_time_s = logged.arrival_time_s;
+    job.application = std::move(application);
+    job.num_replicas = logged.num_gpus;
+    job.batch_size = static_cast<int>(std::min<long long>(
+        static_cast<long long>(app.init_batch_size()) * logged.num_gpus, app.max_batch_size()));
+    job.line = logged.line;
+    workload.jobs.push_back(std::move(job));
+  }
+  return workload;
 }
 
 }  // namespace adaptsim
