@@ -214,6 +214,11 @@ struct BadLogCase {
   ProductionLogOptions options = {};
 };
 
+// Names the case in test listings instead of its bytes.
+void PrintTo(const BadLogCase& c, std::ostream* out) {
+  *out << c.name;
+}
+
 const char kPhillyHeader[] = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 const char kPhillyGood[] = "2017-10-09 07:01:55,66.0,1,66.0,11cb48\n";
 const char kItpHeader[] = "job_id,submission_time,duration,num_gpu\n";
