@@ -322,8 +322,17 @@ TEST(BadProductionLog, MissingFileAndOptionsNameTheirSource) {
     EXPECT_EQ(error.field(), "virtual_clusters");
   }
   options = {};
-  options.window_start = "2017-10-09";
+  options.virtual_clusters = {"11cb48", "11cb4"};
   ProductionLogFile philly(Philly("2017-10-09 07:01:58,66.0,1,66.0,11cb48"));
+  try {
+    ReadProductionLog(philly.path(), ProductionLogFormat::kPhilly, options);
+    ADD_FAILURE() << "no InputError for a virtual cluster that is not in the log";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.field(), "virtual_clusters");
+    EXPECT_NE(std::string(error.what()).find("'11cb4'"), std::string::npos) << error.what();
+  }
+  options = {};
+  options.window_start = "2017-10-09";
   EXPECT_THROW(ReadProductionLog(philly.path(), ProductionLogFormat::kPhilly, options), InputError);
 }
 

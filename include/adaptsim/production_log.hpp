@@ -35,7 +35,8 @@ struct ProductionLogOptions {
   /// Window length in seconds; a job is in the window when start ≤ arrival < start + length.
   /// 0 = to the end of the log.
   double window_length_s = 0.0;
-  /// Philly only: keep these virtual clusters (`cluster` ids); empty = all.
+  /// Philly only: keep these virtual clusters (`cluster` ids, each must occur in the log); empty =
+  /// all.
   std::vector<std::string> virtual_clusters;
   /// Keep jobs with duration ≥ this many seconds (≥ 0).
   double min_duration_s = 0.0;
@@ -92,7 +93,8 @@ struct ProductionLog {
 /// negative number, num_gpus < 1 or not an integer, gpu_time ≠ duration × num_gpus (relative
 /// 1e-9: the artifact's filter and the model rule read gpu_time), an empty cluster or job_id, a
 /// duplicate job_id, no data rows, and — without skip_unsimulable — a selected job with zero
-/// duration or more GPUs than cluster_gpus. A selection that keeps no job is not an error.
+/// duration or more GPUs than cluster_gpus. A virtual cluster that does not occur in the log is an
+/// options error (file "production log options"). A selection that keeps no job is not an error.
 ProductionLog ReadProductionLog(const std::string& path, ProductionLogFormat format,
                                 const ProductionLogOptions& options = {});
 

@@ -206,6 +206,13 @@ ProductionLog ReadProductionLog(const std::string& path, ProductionLogFormat for
     window_start_s = static_cast<double>(
         ParseWallClockSeconds(options.window_start, kOptionsContext, 0, "window_start") - origin);
   }
+  for (const std::string& id : options.virtual_clusters) {  // a typo would select nothing
+    if (std::none_of(rows.begin(), rows.end(),
+                     [&](const Row& row) { return row.job.virtual_cluster == id; })) {
+      throw InputError(kOptionsContext, 0, "virtual_clusters",
+                       "'" + id + "' is not a virtual cluster of " + path);
+    }
+  }
 
   ProductionLog log;
   log.path = path;
