@@ -57,6 +57,7 @@ STAGE_OF_HEADER = {
     "workload": "workload", "adaptation": "workload", "profile": "workload",
     "throughput": "workload", "catalogue_file": "workload", "pollux_application": "workload",
     "pollux_workload": "workload", "trace_generator": "workload",
+    "production_log": "workload", "production_trace": "workload",
     # models: fitted throughput and goodput models
     "catalogue_throughput": "models", "pollux_goodput": "models", "pollux_throughput": "models",
     "shockwave_forecaster": "models", "throughput_fit": "models",
