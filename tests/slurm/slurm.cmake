@@ -12,9 +12,15 @@ set_tests_properties(slurm_start PROPERTIES FIXTURES_SETUP slurm_cluster LABELS 
 set_tests_properties(slurm_stop PROPERTIES FIXTURES_CLEANUP slurm_cluster LABELS slurm
                      SKIP_RETURN_CODE 77 TIMEOUT 60)
 foreach(_mode test-only smoke requeue)
+  # The requeue test's slow tasks use the test-aid policy `fail_after` (tests/test_aids/), which
+  # only the test build of the command line registers.
+  set(_binary adaptsim)
+  if(_mode STREQUAL "requeue")
+    set(_binary adaptsim_test_cli)
+  endif()
   add_test(NAME slurm_${_mode}
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/slurm_checks.py ${_mode}
-                   --source ${PROJECT_SOURCE_DIR} --adaptsim $<TARGET_FILE:adaptsim>
+                   --source ${PROJECT_SOURCE_DIR} --adaptsim $<TARGET_FILE:${_binary}>
                    --workdir ${_slurm_dir}/${_mode} --data ${ADAPTSIM_DEFAULT_DATA_DIR})
   # mpirun (one of the launchers the smoke test submits) refuses root without these.
   set_tests_properties(slurm_${_mode} PROPERTIES
