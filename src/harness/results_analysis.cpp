@@ -11,26 +11,73 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/store.hpp"
+#include "harness/display_names.hpp"
 
 namespace adaptsim {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string Format(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), format, value);
-  return text;
+std::string TraceStem(const SummaryRow& row) {
+  return std::filesystem::path(row.trace).stem().string();
 }
 
-std::string Scenario(const SummaryRow& row) {
-  return std::filesystem::path(row.trace).stem().string() + "|" + std::to_string(row.num_gpus) +
-         "|" + Format("%g", row.round_duration_s) + "|" + Format("%g", row.deadline_factor);
+/// The options of `row` as a JSON object (empty when none or unparsable).
+nlohmann::json Options(const SummaryRow& row) {
+  nlohmann::json options = nlohmann::json::parse(row.policy_options, nullptr, false);
+  return options.is_object() ? options : nlohmann::json::object();
 }
 
-std::string Label(const SummaryRow& row) {
-  return row.policy_options == "{}" || row.policy_options.empty() ? row.policy
-                                                                  : row.policy + row.policy_options;
+/// policy -> the option names whose value differs between that policy's rows (sorted).
+std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<SummaryRow>& rows) {
+  std::map<std::string, std::map<std::string, std::set<std::string>>> values;
+  for (const SummaryRow& row : rows) {
+    for (const auto& [key, value] : Options(row).items())
+      values[row.policy][key].insert(value.dump());
+  }
+  std::map<std::string, std::set<std::string>> varied;
+  for (const auto& [policy, options] : values) {
+    for (const auto& [key, distinct] : options) {
+      if (distinct.size() > 1) varied[policy].insert(key);
+    }
+  }
+  return varied;
+}
+
+/// Scenario and policy labels of every row (analysis/adaptsim_style.py add_labels).
+struct Labels {
+  std::map<const SummaryRow*, std::string> scenario;
+  std::map<const SummaryRow*, std::string> policy;
+  std::map<std::string, std::set<std::string>> varied;
+};
+
+std::string PolicyLabel(const SummaryRow& row, const std::set<std::string>& varied,
+                        const std::set<std::string>& skip = {}) {
+  nlohmann::json options = Options(row);
+  std::string parts;
+  for (const std::string& key : varied) {
+    if (!options.contains(key) || skip.count(key) > 0) continue;
+    parts += (parts.empty() ? "" : ", ") + OptionLabel(key, options[key], row.round_duration_s);
+  }
+  std::string name = PolicyDisplayName(row.policy);
+  return parts.empty() ? name : name + " (" + parts + ")";
+}
+
+Labels MakeLabels(const std::vector<SummaryRow>& rows) {
+  Labels labels;
+  labels.varied = VariedOptions(rows);
+  std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
+  for (const SummaryRow& row : rows) {
+    keys[ScenarioLabel(row.metrics.num_jobs, row.num_gpus)].insert(TraceStem(row) + "|" +
+                                                                   std::to_string(row.num_gpus));
+  }
+  for (const SummaryRow& row : rows) {
+    std::string label = ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
+    if (keys[label].size() > 1) label += " · " + TraceStem(row).substr(0, 12);
+    labels.scenario[&row] = label;
+    labels.policy[&row] = PolicyLabel(row, labels.varied[row.policy]);
+  }
+  return labels;
 }
 
 double Metric(const SummaryRow& row, const std::string& name) {
@@ -57,20 +104,24 @@ double Quantile(std::vector<double> v, double q) {
 
 using Groups = std::map<std::pair<std::string, std::string>, std::vector<const SummaryRow*>>;
 
-void Canonical(const std::vector<SummaryRow>& rows, const AnalysisOptions& options,
-               std::vector<AnalysisRow>& out) {
-  Groups groups;  // (scenario, label)
-  for (const SummaryRow& row : rows) groups[{Scenario(row), Label(row)}].push_back(&row);
+void Canonical(const std::vector<SummaryRow>& rows, const Labels& labels,
+               const AnalysisOptions& options, std::vector<AnalysisRow>& out) {
+  Groups groups;  // (scenario label, policy label)
+  for (const SummaryRow& row : rows) {
+    groups[{labels.scenario.at(&row), labels.policy.at(&row)}].push_back(&row);
+  }
   std::set<std::string> policies;
   for (const SummaryRow& row : rows) policies.insert(row.policy);
   std::string baseline = policies.count(options.baseline) || options.fallback_baseline.empty()
                              ? options.baseline
                              : options.fallback_baseline;
+  const std::string baseline_name = PolicyDisplayName(baseline);
   for (const auto& [key, members] : groups) {
+    // The baseline's label without options, else its first label (sorted) in the scenario.
     const std::vector<const SummaryRow*>* base = nullptr;
     for (const auto& [other, other_members] : groups) {
       if (other.first != key.first || other_members.front()->policy != baseline) continue;
-      if (base == nullptr || other.second == baseline) base = &other_members;
+      if (base == nullptr || other.second == baseline_name) base = &other_members;
     }
     for (const std::string& metric : FigureMetrics()) {
       std::vector<double> values, base_values;
@@ -86,10 +137,12 @@ void Canonical(const std::vector<SummaryRow>& rows, const AnalysisOptions& optio
   }
 }
 
-void Scale(const std::vector<SummaryRow>& rows, std::vector<AnalysisRow>& out) {
-  Groups groups;  // (label, gpus)
-  for (const SummaryRow& row : rows)
-    groups[{Label(row), std::to_string(row.num_gpus)}].push_back(&row);
+void Scale(const std::vector<SummaryRow>& rows, const Labels& labels,
+           std::vector<AnalysisRow>& out) {
+  Groups groups;  // (policy label, gpus)
+  for (const SummaryRow& row : rows) {
+    groups[{labels.policy.at(&row), std::to_string(row.num_gpus)}].push_back(&row);
+  }
   for (const auto& [key, members] : groups) {
     for (const std::string& metric : FigureMetrics()) {
       std::vector<double> values;
@@ -99,20 +152,36 @@ void Scale(const std::vector<SummaryRow>& rows, std::vector<AnalysisRow>& out) {
   }
 }
 
-void Window(const std::vector<SummaryRow>& rows, const std::string& param,
-            std::vector<AnalysisRow>& out) {
+/// Per panel row (scenario label + the options that vary besides the window and the spread
+/// option) and window value (minutes for future_rounds): mean, std, min, max, n.
+void Window(const std::vector<SummaryRow>& rows, const Labels& labels,
+            const AnalysisOptions& options, std::vector<AnalysisRow>& out) {
+  const std::string& param = options.window_param;
   std::size_t dot = param.find('.');
   if (dot == std::string::npos) return;
   std::string policy = param.substr(0, dot), option = param.substr(dot + 1);
-  std::map<double, std::vector<const SummaryRow*>> groups;
+  std::vector<SummaryRow> subset;
   for (const SummaryRow& row : rows) {
-    if (row.policy != policy) continue;
-    nlohmann::json options = nlohmann::json::parse(row.policy_options, nullptr, false);
-    if (!options.is_object() || !options.contains(option) || !options[option].is_number()) continue;
-    groups[options[option].get<double>()].push_back(&row);
+    nlohmann::json o = Options(row);
+    if (row.policy == policy && o.contains(option) && o[option].is_number()) subset.push_back(row);
   }
-  for (const auto& [value, members] : groups) {
-    std::string x = Format("%g", value);
+  std::set<std::string> varied = VariedOptions(subset)[policy];
+  std::map<std::pair<std::string, double>, std::vector<const SummaryRow*>> groups;
+  for (const SummaryRow& row : rows) {
+    nlohmann::json o = Options(row);
+    if (row.policy != policy || !o.contains(option) || !o[option].is_number()) continue;
+    double x = o[option].get<double>();
+    if (option == "future_rounds") x = x * row.round_duration_s / 60;
+    std::string panel = labels.scenario.at(&row);
+    for (const std::string& key : varied) {
+      if (key == option || key == options.window_spread || !o.contains(key)) continue;
+      panel += " · " + OptionLabel(key, o[key], row.round_duration_s);
+    }
+    groups[{panel, x}].push_back(&row);
+  }
+  std::string name = PolicyDisplayName(policy);
+  for (const auto& [key, members] : groups) {
+    std::string x = DisplayNumber(key.second);
     for (const std::string& metric : FigureMetrics()) {
       std::vector<double> v;
       for (const SummaryRow* r : members) v.push_back(Metric(*r, metric));
@@ -125,22 +194,22 @@ void Window(const std::vector<SummaryRow>& rows, const std::string& param,
                {"min", *std::min_element(v.begin(), v.end())},
                {"max", *std::max_element(v.begin(), v.end())},
                {"n", static_cast<double>(v.size())}}) {
-        out.push_back({"window", "", param, x, metric, stat, number});
+        out.push_back({"window", key.first, name, x, metric, stat, number});
       }
     }
   }
 }
 
-void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows,
+void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows, const Labels& labels,
             std::vector<AnalysisRow>& out) {
-  std::map<std::string, std::vector<double>> rho;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> rho;
   for (const SummaryRow& row : rows) {
-    std::vector<double>& values = rho[Label(row)];
+    std::vector<double>& values = rho[{labels.scenario.at(&row), labels.policy.at(&row)}];
     for (const JobResult& job : ReadTask(path, row.task_id).result.jobs) {
       if (std::isfinite(job.ftf_rho)) values.push_back(job.ftf_rho);
     }
   }
-  for (const auto& [label, values] : rho) {
+  for (const auto& [key, values] : rho) {
     for (auto [stat, number] : std::vector<std::pair<std::string, double>>{
              {"p50", Quantile(values, 0.5)},
              {"p90", Quantile(values, 0.9)},
@@ -148,7 +217,7 @@ void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows,
              {"max", values.empty() ? kNaN : *std::max_element(values.begin(), values.end())},
              {"mean", Mean(values)},
              {"n", static_cast<double>(values.size())}}) {
-      out.push_back({"rho_cdf", "", label, "", "ftf_rho", stat, number});
+      out.push_back({"rho_cdf", key.first, key.second, "", "ftf_rho", stat, number});
     }
   }
 }
@@ -162,11 +231,12 @@ std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisO
   }
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.task_index < b.task_index; });
+  const Labels labels = MakeLabels(rows);
   std::vector<AnalysisRow> out;
-  Canonical(rows, options, out);
-  Scale(rows, out);
-  Window(rows, options.window_param, out);
-  RhoCdf(path, rows, out);
+  Canonical(rows, labels, options, out);
+  Scale(rows, labels, out);
+  Window(rows, labels, options, out);
+  RhoCdf(path, rows, labels, out);
   return out;
 }
 
@@ -201,7 +271,7 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
         columns.push_back(column);
       grid[{r->scenario, r->policy, r->x}][column] = r->value;
     }
-    std::fprintf(out, md ? "\n### %s\n\n| scenario | policy | x |" : "\n== %s ==\n%-40s %-28s %-8s",
+    std::fprintf(out, md ? "\n### %s\n\n| scenario | policy | x |" : "\n== %s ==\n%-34s %-44s %-8s",
                  name, "scenario", "policy", "x");
     for (const auto& c : columns) std::fprintf(out, md ? " %s |" : " %14.14s", c.c_str());
     std::fprintf(out, "\n");
@@ -212,7 +282,7 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
     }
     for (const auto& [key, values] : grid) {
       const auto& [scenario, policy, x] = key;
-      std::fprintf(out, md ? "| %s | %s | %s |" : "%-40.40s %-28.28s %-8s", scenario.c_str(),
+      std::fprintf(out, md ? "| %s | %s | %s |" : "%-34s %-44s %-8s", scenario.c_str(),
                    policy.c_str(), x.c_str());
       for (const auto& c : columns) {
         auto v = values.find(c);

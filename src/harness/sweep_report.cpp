@@ -1,10 +1,13 @@
 #include "harness/sweep_report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
-#include <unistd.h>
+#include "harness/display_names.hpp"
 
 namespace adaptsim {
 namespace {
@@ -18,6 +21,7 @@ std::string TraceName(const std::string& path) {
 void SweepReport::Add(const TaskRecord& record) {
   const TaskConfig& config = record.config;
   rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy,
+                   config.policy_options, config.simulation.round_duration_s,
                    config.simulation.num_gpus, config.seed, record.result.status,
                    record.result.summary});
   if (record.result.status != "ok") ++failures_;
@@ -28,19 +32,36 @@ void SweepReport::PrintTable(std::FILE* out) const {
   std::sort(rows.begin(), rows.end(),
             [](const Row& a, const Row& b) { return a.task_index < b.task_index; });
   std::set<std::string> traces;
-  for (const Row& row : rows) traces.insert(row.trace);
+  std::map<std::string, std::map<std::string, std::set<std::string>>> values;
+  for (const Row& row : rows) {
+    traces.insert(row.trace);
+    if (!row.options.is_object()) continue;
+    for (const auto& [key, value] : row.options.items())
+      values[row.policy][key].insert(value.dump());
+  }
   bool show_trace = traces.size() > 1;
-  if (show_trace) std::fprintf(out, "%-40s ", "trace");
-  std::fprintf(out, "%-20s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
+  if (show_trace) std::fprintf(out, "%-30s ", "scenario");
+  std::fprintf(out, "%-36s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
                "status", "makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05",
                "utilization");
   for (const Row& row : rows) {
     const SummaryMetrics& m = row.metrics;
-    if (show_trace) std::fprintf(out, "%-40.40s ", row.trace.c_str());
-    std::fprintf(out, "%-20s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n",
-                 row.policy.c_str(), row.num_gpus, static_cast<unsigned long long>(row.seed),
-                 row.status.c_str(), m.makespan_s, m.mean_jct_s, m.worst_ftf_rho,
-                 m.unfair_fraction_1_05, m.utilization);
+    std::string label = PolicyDisplayName(row.policy), parts;
+    for (const auto& [key, distinct] : values[row.policy]) {
+      if (distinct.size() < 2 || !row.options.contains(key)) continue;
+      parts +=
+          (parts.empty() ? "" : ", ") + OptionLabel(key, row.options[key], row.round_duration_s);
+    }
+    if (!parts.empty()) label += " (" + parts + ")";
+    if (show_trace) {
+      // A failed task has no job count: its trace's file name stands in.
+      std::string scenario = m.num_jobs > 0 ? ScenarioLabel(m.num_jobs, row.num_gpus) : row.trace;
+      std::fprintf(out, "%-30s ", scenario.c_str());
+    }
+    std::fprintf(out, "%-36s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n", label.c_str(),
+                 row.num_gpus, static_cast<unsigned long long>(row.seed), row.status.c_str(),
+                 m.makespan_s, m.mean_jct_s, m.worst_ftf_rho, m.unfair_fraction_1_05,
+                 m.utilization);
   }
   std::fprintf(out, "%zu tasks, %zu failed or timed out\n", rows.size(), failures_);
   std::fflush(out);
