@@ -187,6 +187,7 @@ def apply_style():
         "xtick.labelsize": 8, "ytick.labelsize": 8, "axes.spines.top": False,
         "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3,
         "savefig.dpi": 200, "figure.dpi": 100, "pdf.fonttype": 42,
+        "axes.formatter.useoffset": False,
     })
 
 

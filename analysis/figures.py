@@ -204,7 +204,7 @@ def canonical_figure(df, scenario, baseline, golden=None):
         handles, names = axes[0].get_legend_handles_labels()
         if handles:
             fig.legend(handles[:1], names[:1], loc="upper right", frameon=False)
-    fig.suptitle(f"Canonical comparison · {scenario}", y=1.02)
+    fig.suptitle(f"Canonical · {scenario}", y=1.02)
     frame = pd.DataFrame(data, columns=["scenario", "policy", "metric", "normalised", "reference"])
     return fig, frame
 
@@ -245,9 +245,8 @@ def window_figure(sub, spread, xlabel="planning window (min)"):
     colour, marker = st.style(name)
     spreads = sorted({json.loads(o).get(spread) for o in sub.policy_options} - {None})
     seeds = sub.seed.nunique()
-    band = f"min–max over {spread}" if spreads else "min–max"
-    if seeds > 1:
-        band += " and seeds"
+    over = ([spread] if spreads else []) + (["seeds"] if seeds > 1 else [])
+    band = "min–max over " + " and ".join(over) if over else "min–max"
     for r, row in enumerate(rows_):
         d = sub[sub.row == row]
         for c, m in enumerate(st.METRICS):
@@ -258,8 +257,7 @@ def window_figure(sub, spread, xlabel="planning window (min)"):
                             lw=0, label=band)
             ax.plot(g.index, g["mean"] * k, marker=marker, color=colour, label=f"{name}, mean")
             data += [(row, x, m, v["mean"], v["min"], v["max"], int(v["count"])) for x, v in g.iterrows()]
-            ax.set_title(f"{st.METRIC_TITLES[m]} · {row.split(' · ')[0]}"
-                         if c == 0 else st.METRIC_TITLES[m])
+            ax.set_title(st.METRIC_TITLES[m])
             ax.set_ylabel(st.METRIC_LABELS[m])
             if r == len(rows_) - 1:
                 ax.set_xlabel(xlabel)
@@ -267,7 +265,6 @@ def window_figure(sub, spread, xlabel="planning window (min)"):
         axes[r][0].annotate(" · ".join(row.split(" · ")[:2] + extra), xy=(-0.42, 0.5),
                             xycoords="axes fraction", rotation=90, va="center", ha="center",
                             fontsize=9, fontweight="bold")
-        axes[r][0].set_title(st.METRIC_TITLES[st.METRICS[0]])
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2,
                frameon=False)

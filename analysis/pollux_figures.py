@@ -76,11 +76,12 @@ def read(paths):
                 done = jobs["outcome"].asstr()[:] == "completed"
                 for jct in jobs["jct_s"][:][done]:
                     jcts.append((row.policy, row.load, row.interval_s, row.trace, row.seed,
-                                 float(jct)))
+                                 row.num_jobs, row.num_gpus, float(jct)))
         frames.append(summary)
     summary = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     return summary, pd.DataFrame(
-        jcts, columns=["policy", "load", "interval_s", "trace", "seed", "jct_s"])
+        jcts, columns=["policy", "load", "interval_s", "trace", "seed", "num_jobs", "num_gpus",
+                       "jct_s"])
 
 
 def jobload_table(summary, artifact):
@@ -121,9 +122,13 @@ def jobload_figure(summary, artifact):
                     mfc="none", alpha=0.8, label=f"{name} (artifact)")
     ax.set_xlabel("relative job load")
     ax.set_ylabel("average JCT (h)")
-    ax.set_xticks(sorted(table.load.unique()))
+    loads = set(table.load) | {l for ref in artifact.values() for l in ref}
+    ax.set_xticks(sorted(loads), [st.number(l) for l in sorted(loads)])
+    handles, names = ax.get_legend_handles_labels()
+    order = sorted(range(len(names)), key=lambda i: (st.policy_rank(names[i].split(" (")[0]),
+                                                     "artifact" in names[i]))
+    ax.legend([handles[i] for i in order], [names[i] for i in order], frameon=False, fontsize=7)
     ax.set_title("Pollux workloads · 16 nodes × 4 GPUs")
-    ax.legend(frameon=False, fontsize=7)
     return fig, table
 
 
@@ -142,10 +147,11 @@ def jct_cdf_figure(jcts):
     ax.set_xscale("log")
     ax.set_xlabel("JCT (h, log scale)")
     ax.set_ylabel("fraction of jobs")
-    ax.set_title(f"JCT CDF · load {st.number(load)} · 8 workloads pooled"
-                 if rows.trace.nunique() == 8 else f"JCT CDF · load {st.number(load)}")
+    traces = rows.trace.nunique()
+    ax.set_title(f"JCT CDF · load {st.number(load)} · {traces} workloads" if traces > 1 else
+                 f"JCT CDF · load {st.number(load)} · {scenario_of(rows)}")
     if len(rows):
-        ax.legend(frameon=False)
+        ax.legend(frameon=False, loc="lower right")
     return fig, rows.reset_index(drop=True), load
 
 
@@ -159,11 +165,13 @@ def interval_figure(summary, artifact):
     colour, marker = st.style("Pollux")
     ax.errorbar(table.interval_min, table.mean_jct_h, yerr=table["std"].fillna(0) / 3600,
                 marker=marker, color=colour, capsize=3, label="Pollux (adaptsim)")
-    if artifact:
+    if artifact and (d.load == 1.0).all():  # the artifact's runs are at load 1.0
         ax.plot([s / 60 for s in artifact], list(artifact.values()), "--", marker=marker,
                 mfc="none", color=colour, alpha=0.8, label="Pollux (artifact)")
     ax.set_xscale("log", base=2)
-    ax.set_xticks(list(table.interval_min), [st.number(m) for m in table.interval_min])
+    ticks = sorted(set(table.interval_min) | ({s / 60 for s in artifact}
+                                              if (d.load == 1.0).all() else set()))
+    ax.set_xticks(ticks, [st.number(m) for m in ticks])
     ax.minorticks_off()
     ax.set_xlabel("scheduling interval (min, log scale)")
     ax.set_ylabel("average JCT (h)")

@@ -142,7 +142,7 @@ def golden_rows(spec, data, results):
                             f"{st.display_name(policy)} {st.METRIC_NAMES[m]}",
                             spec["source"], paper, ours, check,
                             lands(check, paper, ours, tolerance=tol[m]), spec["sweep"],
-                            f"{policy}, 120 jobs · 32 GPUs"))
+                            f"{int((d.policy == policy).sum())} tasks"))
     if "shockwave" in g.index and (d.policy == "shockwave").any():
         for policy in sorted(g.index, key=lambda p: st.policy_rank(st.display_name(p))):
             if policy == "shockwave" or not (d.policy == policy).any():
@@ -154,7 +154,8 @@ def golden_rows(spec, data, results):
                                 f"{st.display_name(policy)} / Shockwave, {st.METRIC_NAMES[m]}",
                                 spec["source"], paper, ours,
                                 "direction", lands("direction", paper, ours, pivot=1.0),
-                                spec["sweep"], "120 jobs · 32 GPUs"))
+                                spec["sweep"],
+                                f"{int(d.policy.isin([policy, 'shockwave']).sum())} tasks"))
     return rows, None
 
 
@@ -175,12 +176,15 @@ def artifact_rows(spec, data, results):
             avgs = json.load(f)["avgs"]
         for workload, paper in sorted(avgs.items()):
             ours = policy_mean(d[d.workload == workload], policy, "mean_jct_s")
+            if not math.isfinite(ours):
+                continue  # workload not in the sweep (a reduced run)
             rows.append(row("artifact run", f"{policy}.{workload}",
                             f"{st.display_name(policy)} average JCT (s), {workload}, load "
                             f"{st.number(float(load))}", spec["source"], float(paper), ours,
                             "within", lands("within", float(paper), ours,
                                             tolerance=spec["tolerance"]),
-                            spec["sweep"], f"{policy}, {workload}"))
+                            spec["sweep"],
+                            f"{int(((d.workload == workload) & (d.policy == policy)).sum())} tasks"))
     return rows, None
 
 
@@ -195,6 +199,9 @@ def number_rows(numbers, paper, results):
             continue
         df, _ = summary(path)
         ours, used = adaptsim_value(df, n)
+        if not math.isfinite(ours):
+            missing.append(f"{n['id']}: no ok task of the selection in {n['sweep']}.h5")
+            continue
         rows.append(row("paper", n["id"], n["what"], n["source"], float(n["value"]), ours,
                         n["check"], lands(n["check"], float(n["value"]), ours, n.get("pivot"),
                                           n.get("tolerance")), n["sweep"], used))
@@ -236,15 +243,16 @@ def write_report(paper, results, rows, notes, sweeps, written, out_md):
         lines += [f"## {SECTION_TITLES.get(section, section)}", ""]
         if len(sources) == 1:
             lines += [f"Source: {sources[0]}.", ""]
-        head = "| number | paper | adaptsim | adaptsim / paper | check | lands |"
-        rule = "|---|---:|---:|---:|---|---|"
+        head = "| number | paper | adaptsim | adaptsim / paper | check | lands | tasks |"
+        rule = "|---|---:|---:|---:|---|---|---:|"
         if len(sources) > 1:
             head, rule = head + " source |", rule + "---|"
         lines += [head, rule]
         for r in members:
             mark = "yes" if r["lands"] else "**no**"
             line = (f"| {r['what']} | {fmt(r['paper'])} | {fmt(r['adaptsim'])} | "
-                    f"{fmt(r['ratio'])} | {r['check_text']} | {mark} |")
+                    f"{fmt(r['ratio'])} | {r['check_text']} | {mark} | "
+                    f"{r['selection'].split(' ')[0]} |")
             lines.append(line + (f" {r['source']} |" if len(sources) > 1 else ""))
         lines.append("")
     if notes:

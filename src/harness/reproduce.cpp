@@ -101,7 +101,7 @@ int Prepare(const ReproduceOptions& options, std::vector<ReproductionSweep>& swe
         throw InputError(spec.string(), 0, "--experiments", "sweep spec not found");
       }
     }
-    if (!options.dry_run) fs::create_directories(options.out_dir);
+    fs::create_directories(options.out_dir);  // also for --dry-run: the sweeps check it exists
     return 0;
   } catch (const InputError& error) {
     std::fprintf(stderr, "adaptsim: error: %s\n", error.what());

@@ -32,8 +32,8 @@ nlohmann::json Options(const SummaryRow& row) {
 std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<SummaryRow>& rows) {
   std::map<std::string, std::map<std::string, std::set<std::string>>> values;
   for (const SummaryRow& row : rows) {
-    for (const auto& [key, value] : Options(row).items())
-      values[row.policy][key].insert(value.dump());
+    const nlohmann::json options = Options(row);  // alive while items() is iterated
+    for (const auto& [key, value] : options.items()) values[row.policy][key].insert(value.dump());
   }
   std::map<std::string, std::set<std::string>> varied;
   for (const auto& [policy, options] : values) {
