@@ -29,10 +29,12 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
   options->paper_numbers = std::string(ADAPTSIM_SOURCE_DIR) + "/experiments/paper_numbers.toml";
   CLI::App* cmd = app.add_subcommand(
       "reproduce",
-      "Run a paper's evaluation (its sweeps, under MPI like `sweep`), draw its figures and write "
-      "OUT/reproduction.md: each number the paper or its reference runs state beside adaptsim's");
+      "Run a paper's evaluation (its sweeps, under MPI like `sweep`), draw its figures, write "
+      "OUT/reproduction.md");
   cmd->footer(
       "Example:\n  mpirun -n 3 adaptsim reproduce shockwave --out results/reproduce-shockwave\n"
+      "reproduction.md sets every number the paper, its artifact or its reference runs state "
+      "beside adaptsim's, with their ratio and whether adaptsim lands on the paper's side. "
       "OUT gets one results file per sweep (<sweep>.h5 and its shards), figures/ (PDF and PNG, "
       "each with a CSV of its numbers) and reproduction.md (docs/reproduction.md). Rerunning the "
       "same command resumes: finished tasks are skipped, figures and report are redrawn. "

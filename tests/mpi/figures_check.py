@@ -77,21 +77,10 @@ for r in csv.DictReader(open(os.path.join(out, "scale.csv"))):
             assert same(float(r["mean"]), float(np.mean(s[r["metric"]][:][sel]))), r
 # Text elements of every figure, read back from the Figure objects while drawing again.
 sys.path.insert(0, os.path.dirname(figures))
-import adaptsim_style  # noqa: E402
 import figures as figures_module  # noqa: E402
+import figure_texts  # noqa: E402
 
-texts = []
-original = adaptsim_style.save
-
-
-def capture(fig, data, folder, name):
-    for text in adaptsim_style.texts(fig):
-        assert "{" not in text and len(text) <= 40, f"{name}: text {text!r}"
-        texts.append(text)
-    original(fig, data, folder, name)
-
-
-adaptsim_style.save = capture
+texts = figure_texts.check_saved_figures()
 figures_module.draw_all([results], out + "_redrawn", "gandiva_fair",
                         "max_min_fairness.face_position")
 assert "Gavel (face 0.5)" in texts and not any("max_min_fairness" in t for t in texts), texts

@@ -61,21 +61,10 @@ cdf = list(csv.DictReader(open(os.path.join(out, "pollux_jct_cdf.csv"))))
 assert len(cdf) == jobs_at[1.0], (len(cdf), jobs_at)
 # Text elements, read back from the Figure objects while drawing again.
 sys.path.insert(0, os.path.dirname(figures))
-import adaptsim_style  # noqa: E402
 import pollux_figures  # noqa: E402
+import figure_texts  # noqa: E402
 
-texts = []
-original = adaptsim_style.save
-
-
-def capture(fig, data, folder, name):
-    for text in adaptsim_style.texts(fig):
-        assert "{" not in text and len(text) <= 40, f"{name}: text {text!r}"
-        texts.append(text)
-    original(fig, data, folder, name)
-
-
-adaptsim_style.save = capture
+texts = figure_texts.check_saved_figures()
 pollux_figures.draw_all([results], out + "_redrawn")
 assert "Pollux (adaptsim)" in texts and not any("pollux" in t for t in texts), texts
 print(f"pollux figures ok: {len(rows)} table rows and {len(cdf)} CDF jobs equal the file")

@@ -237,21 +237,10 @@ else:
         expect(r["mean"], np.mean([t["mean_jct_s"] for t in ts]), "interval")
 
 # ---- text elements, read back from the Figure objects (the figures are drawn again) -----------
-import adaptsim_style  # noqa: E402
 import reproduction_report  # noqa: E402
+import figure_texts  # noqa: E402
 
-seen = []
-original = adaptsim_style.save
-
-
-def capture(fig, data_frame, folder, name):
-    for text in adaptsim_style.texts(fig):
-        assert "{" not in text and len(text) <= 40, f"{name}: text {text!r}"
-        seen.append(text)
-    original(fig, data_frame, folder, name)
-
-
-adaptsim_style.save = capture
+seen = figure_texts.check_saved_figures()
 with tempfile.TemporaryDirectory() as tmp:
     for h5 in glob.glob(os.path.join(out, "*.h5")):
         os.symlink(h5, os.path.join(tmp, os.path.basename(h5)))
