@@ -10,5 +10,5 @@ foreach(_paper shockwave pollux)
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(reproduce_quick_${_paper} PROPERTIES
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
-    SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 2 RESOURCE_LOCK mpi_ranks)
+    SKIP_RETURN_CODE 77 TIMEOUT 600 PROCESSORS 2 RESOURCE_LOCK mpi_ranks)
 endforeach()
