@@ -222,6 +222,25 @@ void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows, const 
   }
 }
 
+using GridKey = std::tuple<std::string, std::string, std::string>;  ///< scenario, policy, x
+
+/// `text` padded with spaces to `width` characters on screen (UTF-8: "·", "λ" are one).
+std::string Pad(const std::string& text, std::size_t width) {
+  std::size_t shown = 0;
+  for (unsigned char c : text) shown += (c & 0xC0) != 0x80 ? 1 : 0;
+  return shown >= width ? text : text + std::string(width - shown, ' ');
+}
+
+/// Legend position of a label's policy (its display name before " ("); unknown names last).
+std::size_t PolicyRank(const std::string& label) {
+  std::string name = label.substr(0, label.find(" ("));
+  const auto& names = PolicyDisplayNames();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].second == name) return i;
+  }
+  return names.size();
+}
+
 }  // namespace
 
 std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options) {
@@ -264,7 +283,7 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
     auto found = tables.find(name);
     if (found == tables.end()) continue;
     std::vector<std::string> columns;
-    std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string, double>> grid;
+    std::map<GridKey, std::map<std::string, double>> grid;
     for (const AnalysisRow* r : found->second) {
       std::string column = r->metric + ":" + r->stat;
       if (std::find(columns.begin(), columns.end(), column) == columns.end())
@@ -280,10 +299,25 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
       for (std::size_t i = 0; i < columns.size(); ++i) std::fprintf(out, "---:|");
       std::fprintf(out, "\n");
     }
-    for (const auto& [key, values] : grid) {
-      const auto& [scenario, policy, x] = key;
-      std::fprintf(out, md ? "| %s | %s | %s |" : "%-34s %-44s %-8s", scenario.c_str(),
-                   policy.c_str(), x.c_str());
+    // Rows in legend order: scenario, then policy (PolicyDisplayNames order), label, x (numeric).
+    std::vector<const GridKey*> keys;
+    for (const auto& entry : grid) keys.push_back(&entry.first);
+    std::stable_sort(keys.begin(), keys.end(), [](const GridKey* a, const GridKey* b) {
+      auto rank = [](const GridKey& k) {
+        return std::make_tuple(std::get<0>(k), PolicyRank(std::get<1>(k)), std::get<1>(k),
+                               std::get<2>(k).empty() ? 0.0 : std::stod(std::get<2>(k)));
+      };
+      return rank(*a) < rank(*b);
+    });
+    for (const GridKey* key : keys) {
+      const auto& [scenario, policy, x] = *key;
+      const std::map<std::string, double>& values = grid.at(*key);
+      if (md) {
+        std::fprintf(out, "| %s | %s | %s |", scenario.c_str(), policy.c_str(), x.c_str());
+      } else {
+        std::fprintf(out, "%s %s %-8s", Pad(scenario, 34).c_str(), Pad(policy, 44).c_str(),
+                     x.c_str());
+      }
       for (const auto& c : columns) {
         auto v = values.find(c);
         std::fprintf(out, md ? " %.6g |" : " %14.6g", v == values.end() ? kNaN : v->second);
