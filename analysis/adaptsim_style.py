@@ -7,7 +7,6 @@ agree. Colours: Paul Tol's colour-blind-safe "muted" scheme (https://personal.sr
 marker in every figure.
 """
 import json
-import math
 import os
 
 import matplotlib
@@ -211,6 +210,3 @@ def save(fig, data, out, name):
     data.to_csv(os.path.join(out, f"{name}.csv"), index=False, float_format="%.17g")
     plt.close(fig)
 
-
-def finite(values):
-    return [v for v in values if isinstance(v, float) and math.isfinite(v)]

@@ -123,9 +123,10 @@ def golden_rows(spec, data, results):
     Shockwave (same side of 1)."""
     path = os.path.join(results, spec["sweep"] + ".h5")
     golden = figures.read_golden(os.path.join(data, spec["folder"]))
-    if golden.empty or not os.path.exists(path):
-        return [], ("reference runs: " + ("no results file " + path if golden.empty is False
-                                          else "folder not found"))
+    if golden.empty:
+        return [], f"reference runs: no golden runs in {os.path.join(data, spec['folder'])}"
+    if not os.path.exists(path):
+        return [], f"reference runs: sweep {spec['sweep']} not run"
     df, _ = summary(path)
     d = df[(df.status == "ok") & (df.num_gpus == 32)]
     d = d[d.trace.map(lambda t: figures.GOLDEN_TRACE in t)]

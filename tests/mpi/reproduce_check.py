@@ -189,7 +189,6 @@ if paper == "shockwave":
             for r in figure_rows(name):
                 policy = [p for p, d in DISPLAY.items() if d == r["policy"]][0]
                 ts = [t for t in rows if t["num_gpus"] == int(r["num_gpus"])]
-                scale = 3600 if r["metric"] in ("makespan_s", "mean_jct_s") else 1
                 expect(r["mean"], mean_of(ts, policy, r["metric"]), name)
         elif fig == "window":
             for r in figure_rows(name):
