@@ -134,14 +134,17 @@ def scenario_label(num_jobs, num_gpus):
 
 
 def varied_options(df):
-    """policy -> the option names whose value differs between that policy's tasks."""
+    """policy -> the option names whose value differs between that policy's tasks of one
+    scenario (same trace and cluster size). An option that changes only with the scenario (e.g.
+    Shockwave's per-cluster-size configuration) is part of the scenario, not of the label."""
     varied = {}
     for policy, group in df.groupby("policy"):
         values = {}
-        for text in group.policy_options:
+        for trace, gpus, text in zip(group.trace, group.num_gpus, group.policy_options):
             for key, value in (json.loads(text) if text else {}).items():
-                values.setdefault(key, set()).add(json.dumps(value, sort_keys=True))
-        varied[policy] = sorted(k for k, v in values.items() if len(v) > 1)
+                values.setdefault((key, trace, int(gpus)), set()).add(
+                    json.dumps(value, sort_keys=True))
+        varied[policy] = sorted({key for (key, _, _), v in values.items() if len(v) > 1})
     return varied
 
 

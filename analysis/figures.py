@@ -245,8 +245,11 @@ def window_figure(sub, spread, xlabel="planning window (min)"):
     colour, marker = st.style(name)
     spreads = sorted({json.loads(o).get(spread) for o in sub.policy_options} - {None})
     seeds = sub.seed.nunique()
-    over = ([spread] if spreads else []) + (["seeds"] if seeds > 1 else [])
+    values = f"{spread} = {', '.join(st.number(v) for v in spreads)}" if spreads else ""
+    over = ([values] if values else []) + (["seeds"] if seeds > 1 else [])
     band = "min–max over " + " and ".join(over) if over else "min–max"
+    if len(band) > st.MAX_TEXT:
+        band = "min–max over " + " and ".join(([spread] if spreads else []) + ["seeds"])
     for r, row in enumerate(rows_):
         d = sub[sub.row == row]
         for c, m in enumerate(st.METRICS):

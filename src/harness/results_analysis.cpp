@@ -28,18 +28,22 @@ nlohmann::json Options(const SummaryRow& row) {
   return options.is_object() ? options : nlohmann::json::object();
 }
 
-/// policy -> the option names whose value differs between that policy's rows (sorted).
+/// policy -> the option names whose value differs between that policy's rows of one scenario
+/// (same trace and cluster size; sorted). An option that changes only with the scenario (e.g.
+/// Shockwave's per-cluster-size configuration) is part of the scenario, not of the label.
 std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<SummaryRow>& rows) {
-  std::map<std::string, std::map<std::string, std::set<std::string>>> values;
+  // (policy, option, trace|gpus) -> distinct values
+  std::map<std::tuple<std::string, std::string, std::string>, std::set<std::string>> values;
   for (const SummaryRow& row : rows) {
     const nlohmann::json options = Options(row);  // alive while items() is iterated
-    for (const auto& [key, value] : options.items()) values[row.policy][key].insert(value.dump());
+    std::string scenario = row.trace + "|" + std::to_string(row.num_gpus);
+    for (const auto& [key, value] : options.items()) {
+      values[{row.policy, key, scenario}].insert(value.dump());
+    }
   }
   std::map<std::string, std::set<std::string>> varied;
-  for (const auto& [policy, options] : values) {
-    for (const auto& [key, distinct] : options) {
-      if (distinct.size() > 1) varied[policy].insert(key);
-    }
+  for (const auto& [key, distinct] : values) {
+    if (distinct.size() > 1) varied[std::get<0>(key)].insert(std::get<1>(key));
   }
   return varied;
 }

@@ -5,8 +5,9 @@
 // src/harness/display_names.hpp = analysis/adaptsim_style.py):
 //   scenario = "<num_jobs> jobs · <num_gpus> GPUs" (ScenarioLabel), with " · " and the first 12
 //              characters of the trace file stem appended when two traces share that label
-//   label    = display name of the policy (PolicyDisplayName), plus " (" the options that vary
-//              between that policy's tasks in the file (OptionLabel, sorted by name) ")"
+//   label    = display name of the policy (PolicyDisplayName), plus " (" the options whose value
+//              differs between that policy's tasks of one trace and cluster size (OptionLabel,
+//              sorted by name) ")"
 //   canonical: per scenario and label, mean over tasks (seeds) of each metric ("mean") and the
 //              mean divided by the baseline's mean in the same scenario ("normalised"; NaN when
 //              the baseline is absent or 0). Baseline: the baseline policy's label without

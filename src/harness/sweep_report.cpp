@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "harness/display_names.hpp"
 
@@ -32,12 +33,19 @@ void SweepReport::PrintTable(std::FILE* out) const {
   std::sort(rows.begin(), rows.end(),
             [](const Row& a, const Row& b) { return a.task_index < b.task_index; });
   std::set<std::string> traces;
-  std::map<std::string, std::map<std::string, std::set<std::string>>> values;
+  // policy -> options whose value differs within one scenario (trace, GPUs): the label's part
+  std::map<std::tuple<std::string, std::string, std::string>, std::set<std::string>> values;
   for (const Row& row : rows) {
     traces.insert(row.trace);
     if (!row.options.is_object()) continue;
-    for (const auto& [key, value] : row.options.items())
-      values[row.policy][key].insert(value.dump());
+    for (const auto& [key, value] : row.options.items()) {
+      values[{row.policy, key, row.trace + "|" + std::to_string(row.num_gpus)}].insert(
+          value.dump());
+    }
+  }
+  std::map<std::string, std::set<std::string>> varied;
+  for (const auto& [key, distinct] : values) {
+    if (distinct.size() > 1) varied[std::get<0>(key)].insert(std::get<1>(key));
   }
   bool show_trace = traces.size() > 1;
   if (show_trace) std::fprintf(out, "%-30s ", "scenario");
@@ -47,8 +55,8 @@ void SweepReport::PrintTable(std::FILE* out) const {
   for (const Row& row : rows) {
     const SummaryMetrics& m = row.metrics;
     std::string label = PolicyDisplayName(row.policy), parts;
-    for (const auto& [key, distinct] : values[row.policy]) {
-      if (distinct.size() < 2 || !row.options.contains(key)) continue;
+    for (const std::string& key : varied[row.policy]) {
+      if (!row.options.contains(key)) continue;
       parts +=
           (parts.empty() ? "" : ", ") + OptionLabel(key, row.options[key], row.round_duration_s);
     }
