@@ -1,7 +1,7 @@
 #include "harness/display_names.hpp"
 
 #include <cstdio>
-#include <map>
+#include <tuple>
 
 namespace adaptsim {
 namespace {
@@ -91,6 +91,34 @@ std::string OptionLabel(const std::string& option, const nlohmann::json& value,
 
 std::string ScenarioLabel(long long num_jobs, long long num_gpus) {
   return std::to_string(num_jobs) + " jobs · " + std::to_string(num_gpus) + " GPUs";
+}
+
+std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<LabelledTask>& tasks) {
+  // (policy, option, scenario) -> distinct values
+  std::map<std::tuple<std::string, std::string, std::string>, std::set<std::string>> values;
+  for (const LabelledTask& task : tasks) {
+    if (!task.options.is_object()) continue;
+    for (const auto& [key, value] : task.options.items()) {
+      values[{task.policy, key, task.scenario}].insert(value.dump());
+    }
+  }
+  std::map<std::string, std::set<std::string>> varied;
+  for (const auto& [key, distinct] : values) {
+    if (distinct.size() > 1) varied[std::get<0>(key)].insert(std::get<1>(key));
+  }
+  return varied;
+}
+
+std::string PolicyLabel(const std::string& policy, const nlohmann::json& options,
+                        const std::set<std::string>& varied, double round_duration_s,
+                        const std::set<std::string>& skip) {
+  std::string parts;
+  for (const std::string& key : varied) {
+    if (!options.is_object() || !options.contains(key) || skip.count(key) > 0) continue;
+    parts += (parts.empty() ? "" : ", ") + OptionLabel(key, options[key], round_duration_s);
+  }
+  std::string name = PolicyDisplayName(policy);
+  return parts.empty() ? name : name + " (" + parts + ")";
 }
 
 }  // namespace adaptsim

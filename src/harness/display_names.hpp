@@ -3,6 +3,8 @@
 // tests/test_display_names.cpp checks that both agree.
 #pragma once
 
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,5 +33,24 @@ std::string OptionLabel(const std::string& option, const nlohmann::json& value,
 
 /// "120 jobs · 32 GPUs".
 std::string ScenarioLabel(long long num_jobs, long long num_gpus);
+
+/// What labelling needs of a task: its policy, a key of its scenario (trace and cluster size)
+/// and its policy options (a JSON object; anything else counts as no options).
+struct LabelledTask {
+  std::string policy;
+  std::string scenario;
+  nlohmann::json options;
+};
+
+/// policy -> the option names whose value differs between that policy's tasks of one scenario
+/// (sorted). An option that changes only with the scenario (e.g. Shockwave's per-cluster-size
+/// configuration) is part of the scenario, not of the label.
+std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<LabelledTask>& tasks);
+
+/// The display name of `policy`, plus " (" the labels of its options named in `varied` but not
+/// in `skip`, comma-separated ")": "Shockwave (window 40 min, k 0.001)".
+std::string PolicyLabel(const std::string& policy, const nlohmann::json& options,
+                        const std::set<std::string>& varied, double round_duration_s,
+                        const std::set<std::string>& skip = {});
 
 }  // namespace adaptsim

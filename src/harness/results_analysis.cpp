@@ -28,24 +28,13 @@ nlohmann::json Options(const SummaryRow& row) {
   return options.is_object() ? options : nlohmann::json::object();
 }
 
-/// policy -> the option names whose value differs between that policy's rows of one scenario
-/// (same trace and cluster size; sorted). An option that changes only with the scenario (e.g.
-/// Shockwave's per-cluster-size configuration) is part of the scenario, not of the label.
+/// VariedOptions of `rows` (scenario = trace and cluster size).
 std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<SummaryRow>& rows) {
-  // (policy, option, trace|gpus) -> distinct values
-  std::map<std::tuple<std::string, std::string, std::string>, std::set<std::string>> values;
+  std::vector<LabelledTask> tasks;
   for (const SummaryRow& row : rows) {
-    const nlohmann::json options = Options(row);  // alive while items() is iterated
-    std::string scenario = row.trace + "|" + std::to_string(row.num_gpus);
-    for (const auto& [key, value] : options.items()) {
-      values[{row.policy, key, scenario}].insert(value.dump());
-    }
+    tasks.push_back({row.policy, row.trace + "|" + std::to_string(row.num_gpus), Options(row)});
   }
-  std::map<std::string, std::set<std::string>> varied;
-  for (const auto& [key, distinct] : values) {
-    if (distinct.size() > 1) varied[std::get<0>(key)].insert(std::get<1>(key));
-  }
-  return varied;
+  return VariedOptions(tasks);
 }
 
 /// Scenario and policy labels of every row (analysis/adaptsim_style.py add_labels).
@@ -54,18 +43,6 @@ struct Labels {
   std::map<const SummaryRow*, std::string> policy;
   std::map<std::string, std::set<std::string>> varied;
 };
-
-std::string PolicyLabel(const SummaryRow& row, const std::set<std::string>& varied,
-                        const std::set<std::string>& skip = {}) {
-  nlohmann::json options = Options(row);
-  std::string parts;
-  for (const std::string& key : varied) {
-    if (!options.contains(key) || skip.count(key) > 0) continue;
-    parts += (parts.empty() ? "" : ", ") + OptionLabel(key, options[key], row.round_duration_s);
-  }
-  std::string name = PolicyDisplayName(row.policy);
-  return parts.empty() ? name : name + " (" + parts + ")";
-}
 
 Labels MakeLabels(const std::vector<SummaryRow>& rows) {
   Labels labels;
@@ -79,7 +56,8 @@ Labels MakeLabels(const std::vector<SummaryRow>& rows) {
     std::string label = ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
     if (keys[label].size() > 1) label += " · " + TraceStem(row).substr(0, 12);
     labels.scenario[&row] = label;
-    labels.policy[&row] = PolicyLabel(row, labels.varied[row.policy]);
+    labels.policy[&row] =
+        PolicyLabel(row.policy, Options(row), labels.varied[row.policy], row.round_duration_s);
   }
   return labels;
 }

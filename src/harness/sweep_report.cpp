@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <tuple>
 
 #include "harness/display_names.hpp"
 
@@ -33,20 +32,12 @@ void SweepReport::PrintTable(std::FILE* out) const {
   std::sort(rows.begin(), rows.end(),
             [](const Row& a, const Row& b) { return a.task_index < b.task_index; });
   std::set<std::string> traces;
-  // policy -> options whose value differs within one scenario (trace, GPUs): the label's part
-  std::map<std::tuple<std::string, std::string, std::string>, std::set<std::string>> values;
+  std::vector<LabelledTask> tasks;
   for (const Row& row : rows) {
     traces.insert(row.trace);
-    if (!row.options.is_object()) continue;
-    for (const auto& [key, value] : row.options.items()) {
-      values[{row.policy, key, row.trace + "|" + std::to_string(row.num_gpus)}].insert(
-          value.dump());
-    }
+    tasks.push_back({row.policy, row.trace + "|" + std::to_string(row.num_gpus), row.options});
   }
-  std::map<std::string, std::set<std::string>> varied;
-  for (const auto& [key, distinct] : values) {
-    if (distinct.size() > 1) varied[std::get<0>(key)].insert(std::get<1>(key));
-  }
+  std::map<std::string, std::set<std::string>> varied = VariedOptions(tasks);
   bool show_trace = traces.size() > 1;
   if (show_trace) std::fprintf(out, "%-30s ", "scenario");
   std::fprintf(out, "%-36s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
@@ -54,13 +45,8 @@ void SweepReport::PrintTable(std::FILE* out) const {
                "utilization");
   for (const Row& row : rows) {
     const SummaryMetrics& m = row.metrics;
-    std::string label = PolicyDisplayName(row.policy), parts;
-    for (const std::string& key : varied[row.policy]) {
-      if (!row.options.contains(key)) continue;
-      parts +=
-          (parts.empty() ? "" : ", ") + OptionLabel(key, row.options[key], row.round_duration_s);
-    }
-    if (!parts.empty()) label += " (" + parts + ")";
+    std::string label =
+        PolicyLabel(row.policy, row.options, varied[row.policy], row.round_duration_s);
     if (show_trace) {
       // A failed task has no job count: its trace's file name stands in.
       std::string scenario = m.num_jobs > 0 ? ScenarioLabel(m.num_jobs, row.num_gpus) : row.trace;

@@ -186,6 +186,8 @@ if paper == "shockwave":
         if fig.startswith("canonical_"):
             check_canonical(rows, name)
         elif fig == "scale":
+            # Per-scale options (a zip of GPUs and Shockwave's k) do not split a policy's line.
+            assert {r["policy"] for r in figure_rows(name)} <= set(DISPLAY.values()), name
             for r in figure_rows(name):
                 policy = [p for p, d in DISPLAY.items() if d == r["policy"]][0]
                 ts = [t for t in rows if t["num_gpus"] == int(r["num_gpus"])]
