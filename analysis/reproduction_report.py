@@ -43,9 +43,10 @@ SECTION_TITLES = {
     "reference run": "Reference runs: absolute values",
     "ratio to Shockwave (reference run)": "Reference runs: ratios to Shockwave",
     "artifact run": "Artifact runs: average JCT per workload",
+    "partial": "Partial: fewer tasks than the paper's number averages (not counted)",
 }
 CSV_COLUMNS = ["section", "id", "what", "source", "paper", "adaptsim", "ratio", "check",
-               "lands", "sweep", "selection"]
+               "lands", "counted", "sweep", "selection"]
 
 
 def summary(path):
@@ -79,24 +80,24 @@ def policy_mean(d, policy, metric):
 
 
 def adaptsim_value(df, number):
-    """adaptsim's value of a [[number]] and a description of the tasks it used."""
+    """adaptsim's value of a [[number]] and the number of tasks it used."""
     d = select(df, number)
     kind = number["kind"]
     if kind == "ratio_mean":
         against = policy_mean(d, number["against"], number["metric"])
         ratios = [policy_mean(d, p, number["metric"]) / against for p in number["policies"]]
         used = d[d.policy.isin(number["policies"] + [number["against"]])]
-        return float(np.mean(ratios)), f"{len(used)} tasks"
+        return float(np.mean(ratios)), len(used)
     if kind == "reduction":
         ours = policy_mean(d, number["policy"], "mean_jct_s")
         theirs = policy_mean(d, number["against"], "mean_jct_s")
         used = d[d.policy.isin([number["policy"], number["against"]])]
-        return 1.0 - ours / theirs, f"{len(used)} tasks"
+        return 1.0 - ours / theirs, len(used)
     if kind == "mean":
         value = policy_mean(d, number["policy"], number["metric"])
         if number.get("unit") == "h":
             value /= 3600
-        return value, f"{len(d[d.policy == number['policy']])} tasks"
+        return value, int((d.policy == number["policy"]).sum())
     raise SystemExit(f"paper numbers: {number['id']}: unknown kind {kind!r}")
 
 
@@ -113,9 +114,12 @@ def lands(check, paper, ours, pivot=None, tolerance=None):
 
 
 def row(section, id_, what, source, paper, ours, check, ok, sweep, selection):
+    """One report row; `counted` is False for a number computed from fewer tasks than the
+    paper's (a partial or reduced run): shown in the section "partial", not counted."""
     ratio = ours / paper if paper not in (0, 0.0) and math.isfinite(ours) else math.nan
     return dict(section=section, id=id_, what=what, source=source, paper=paper, adaptsim=ours,
-                ratio=ratio, check=check, lands=ok, sweep=sweep, selection=selection)
+                ratio=ratio, check=check, lands=ok, sweep=sweep, selection=selection,
+                counted=True)
 
 
 def golden_rows(spec, data, results):
@@ -200,12 +204,16 @@ def number_rows(numbers, paper, results):
             continue
         df, _ = summary(path)
         ours, used = adaptsim_value(df, n)
+        expected = int(n.get("tasks", 0))
         if not math.isfinite(ours):
             missing.append(f"{n['id']}: no ok task of the selection in {n['sweep']}.h5")
             continue
         rows.append(row("paper", n["id"], n["what"], n["source"], float(n["value"]), ours,
                         n["check"], lands(n["check"], float(n["value"]), ours, n.get("pivot"),
-                                          n.get("tolerance")), n["sweep"], used))
+                                          n.get("tolerance")), n["sweep"], f"{used} tasks"))
+        rows[-1]["counted"] = used >= expected
+        if used < expected:
+            rows[-1]["section"] = "partial"
     return rows, missing
 
 
@@ -216,7 +224,7 @@ def fmt(value):
 
 
 def write_report(paper, results, rows, notes, sweeps, written, out_md):
-    counted = [r for r in rows if math.isfinite(r["adaptsim"])]
+    counted = [r for r in rows if r["counted"]]
     landed = sum(1 for r in counted if r["lands"])
     lines = [f"# Reproduction of {TITLES[paper]} with adaptsim", ""]
     lines += [f"**{landed} of {len(counted)} numbers land on the paper's side.**", ""]
@@ -235,7 +243,7 @@ def write_report(paper, results, rows, notes, sweeps, written, out_md):
                          f"{info['created']} | {info['git']} |")
     lines.append("")
     sections = []
-    for r in rows:
+    for r in sorted(rows, key=lambda r: r["section"] == "partial"):
         if r["section"] not in sections:
             sections.append(r["section"])
     for section in sections:
