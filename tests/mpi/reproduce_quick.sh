@@ -11,11 +11,16 @@ if [ ! -d "$data" ]; then
   exit 77
 fi
 export ADAPTSIM_DATA="$data"
-rm -rf "$out"
+rm -rf "$out" "$out.bad.txt"
 run() {
   "$mpiexec" --oversubscribe -n 2 "$adaptsim" reproduce "$paper" --out "$out" \
     --experiments "$src/tests/reproduce" --paper-numbers "$src/experiments/paper_numbers.toml"
 }
+# Bad input: an unknown sweep name is an error naming the option, exit code 2, nothing run.
+code=0
+"$adaptsim" reproduce "$paper" --only no_such_sweep --out "$out" > "$out.bad.txt" 2>&1 || code=$?
+[ "$code" -eq 2 ] && grep -q "field '--only': no sweep 'no_such_sweep'" "$out.bad.txt" || {
+  cat "$out.bad.txt"; echo "FAIL: --only no_such_sweep: exit code $code"; exit 1; }
 run
 run > "$out/second_run.txt" 2> "$out/second_run.err"
 /usr/bin/python3 "$src/tests/mpi/reproduce_check.py" "$paper" "$out" "$src" "$data"
