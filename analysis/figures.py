@@ -289,8 +289,8 @@ def rho_cdf_figure(rho, scenario):
             continue
         colour, marker = st.style(lab)
         y = np.arange(1, len(v) + 1) / len(v)
-        ax.step(v, y, where="post", color=colour, label=lab, lw=1.4)
-        ax.plot(v[-1], 1.0, marker=marker, color=colour, markersize=5)
+        ax.plot(v, y, drawstyle="steps-post", color=colour, label=lab, lw=1.4, marker=marker,
+                markevery=[len(v) - 1], markersize=5)  # the worst rho carries the marker
         rows += [(lab, float(x), float(p)) for x, p in zip(v, y)]
     ax.axvline(1.0, color="black", lw=0.8, ls="--")
     ax.set_xscale("log")
