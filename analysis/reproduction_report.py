@@ -355,7 +355,7 @@ def main(argv=None):
                            else f"within ±{st.number(100 * n['tolerance'])} %"
                            if n["check"] == "within" else f"within ±{st.number(n['tolerance'])}")
     rows = paper_rows + extra
-    notes += [f"{m}" for m in missing]
+    notes += missing
     if args.paper == "shockwave":
         notes.append("scale study and planning window: the paper states no numbers for them in "
                      "the artifact; compare the figures with the paper's Fig. 9 and its "
@@ -363,8 +363,8 @@ def main(argv=None):
     sweeps = sweep_info(args.results, args.paper)
     landed, total = write_report(args.paper, args.results, rows, notes, sweeps, written,
                                  os.path.join(args.results, "reproduction.md"))
-    pd.DataFrame(rows)[CSV_COLUMNS].to_csv(os.path.join(args.results, "reproduction.csv"),
-                                           index=False, float_format="%.17g") if rows else None
+    pd.DataFrame(rows, columns=CSV_COLUMNS + ["check_text"])[CSV_COLUMNS].to_csv(
+        os.path.join(args.results, "reproduction.csv"), index=False, float_format="%.17g")
     print(f"{args.results}/reproduction.md: {landed} of {total} numbers land on the paper's side; "
           f"figures: {len(written)}")
     return 0
