@@ -1,41 +1,38 @@
 #!/usr/bin/python3
-"""Pollux job-load figures from an adaptsim results file (experiments/pollux_jobload.toml).
+"""The Pollux paper's simulator figures from adaptsim results files.
 
-  /usr/bin/python3 analysis/pollux_figures.py pollux_jobload.h5 --out figures/
+  /usr/bin/python3 analysis/pollux_figures.py pollux_jobload.h5 [pollux_interval.h5] --out DIR
 
-Writes (PNG and PDF for each figure)
-  pollux_mean_jct_vs_load  mean JCT (h; mean over workloads of each task's mean JCT, error bar =
-                           std over workloads) vs relative job load per policy, with the
-                           artifact's values (docs/pollux.md §5.1) dashed;
-  pollux_jct_cdf           JCT CDF per policy at load 1.0 (all workloads pooled; the lowest load
-                           present when 1.0 is absent);
-  pollux_jobload.csv       the table behind the first figure: policy, load, mean_jct_s (mean),
-                           std, count (workloads), mean_jct_h, artifact_h, delta_percent;
-  pollux_jct_cdf.csv       the per-job JCTs of the CDF (policy, load, trace, seed, jct_s).
-Only tasks with status "ok" count; tasks of other policies are ignored. Load is read from the
-workload folder: workloads-0.5 / workloads (1.0) / workloads-1.5 / workloads-2.0.
+Writes into DIR, each as PDF, PNG (200 dpi) and CSV (the plotted numbers):
+  pollux_mean_jct_vs_load   average JCT (h; mean over workloads of each task's mean JCT, error
+                            bar = std over workloads) against relative job load, one line per
+                            policy, with the artifact's values (Pollux OSDI'21 Fig. 8a) dashed
+  pollux_jct_cdf            JCT CDF per policy at load 1.0 (all workloads pooled; the lowest load
+                            present when 1.0 is absent)
+  pollux_interval           Pollux's average JCT against the scheduling interval (tasks with
+                            several `interval_s` values), with the artifact's (Fig. 8b)
+The artifact's values are read from experiments/paper_numbers.toml (--paper-numbers). Only tasks
+with status "ok" count. Load is read from the workload folder: workloads-0.5 / workloads (1.0) /
+workloads-1.5 / workloads-2.0.
 """
 import argparse
+import json
 import os
 import re
+import sys
+import tomllib
 
 import h5py
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import adaptsim_style as st  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 
-# Artifact mean JCT in hours over the 8 workloads (docs/pollux.md §5.1; the artifact's
-# results-jobload/*/summary.json).
-ARTIFACT_MEAN_JCT_H = {
-    "pollux": {0.5: 0.426, 1.0: 0.764, 1.5: 1.024, 2.0: 1.469},
-    "optimus": {0.5: 0.665, 1.0: 1.578, 1.5: 2.010, 2.0: 2.700},
-    "tiresias": {0.5: 0.581, 1.0: 1.122, 1.5: 1.717, 2.0: 2.789},
-}
 POLICIES = ["pollux", "optimus", "tiresias"]
-COLORS = {"pollux": "tab:blue", "optimus": "tab:orange", "tiresias": "tab:green"}
+DEFAULT_NUMBERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "experiments",
+                               "paper_numbers.toml")
 
 
 def load_of(trace):
@@ -44,92 +41,180 @@ def load_of(trace):
     return float(match.group(1)) if match else 1.0
 
 
-def read(path):
+def interval_of(options_json):
+    """The task's scheduling interval in s (`interval_s`, default 60)."""
+    return float((json.loads(options_json) if options_json else {}).get("interval_s", 60.0))
+
+
+def artifact_values(path):
+    """(jobload {policy: {load: h}}, interval {seconds: h}) from the paper numbers file."""
+    with open(path, "rb") as f:
+        numbers = tomllib.load(f).get("number", [])
+    jobload, interval = {}, {}
+    for n in numbers:
+        if n.get("sweep") == "pollux_jobload" and n.get("kind") == "mean":
+            jobload.setdefault(n["policy"], {})[float(n["load"])] = float(n["value"])
+        if n.get("sweep") == "pollux_interval" and n.get("kind") == "mean":
+            interval[float(n["interval_s"])] = float(n["value"])
+    return jobload, interval
+
+
+def read(paths):
     """(summary of ok tasks of the three policies, per-job JCTs of completed jobs)."""
-    with h5py.File(path, "r") as f:
-        g = f["summary"]
-        summary = pd.DataFrame(
-            {k: g[k].asstr()[:] if g[k].dtype.kind in "OS" else g[k][:] for k in g})
-        summary = summary[(summary.status == "ok") & summary.policy.isin(POLICIES)].copy()
-        summary["load"] = summary.trace.map(load_of)
-        jcts = []
-        for row in summary.itertuples():
-            jobs = f["tasks"][row.task_id]["jobs"]
-            done = jobs["outcome"].asstr()[:] == "completed"
-            for jct in jobs["jct_s"][:][done]:
-                jcts.append((row.policy, row.load, row.trace, row.seed, float(jct)))
-    return summary, pd.DataFrame(jcts, columns=["policy", "load", "trace", "seed", "jct_s"])
+    frames, jcts = [], []
+    for path in paths:
+        with h5py.File(path, "r") as f:
+            g = f["summary"]
+            summary = pd.DataFrame(
+                {k: g[k].asstr()[:] if g[k].dtype.kind in "OS" else g[k][:] for k in g})
+            summary = summary[(summary.status == "ok") & summary.policy.isin(POLICIES)].copy()
+            summary["load"] = summary.trace.map(load_of)
+            summary["interval_s"] = summary.policy_options.map(interval_of)
+            summary["file"] = path
+            for row in summary.itertuples():
+                jobs = f["tasks"][row.task_id]["jobs"]
+                done = jobs["outcome"].asstr()[:] == "completed"
+                for jct in jobs["jct_s"][:][done]:
+                    jcts.append((row.policy, row.load, row.interval_s, row.trace, row.seed,
+                                 row.num_jobs, row.num_gpus, float(jct)))
+        frames.append(summary)
+    summary = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return summary, pd.DataFrame(
+        jcts, columns=["policy", "load", "interval_s", "trace", "seed", "num_jobs", "num_gpus",
+                       "jct_s"])
 
 
-def save(fig, out, name):
-    fig.tight_layout()
-    for ext in ("png", "pdf"):
-        fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=150)
-    plt.close(fig)
-
-
-def jobload_table(summary):
+def jobload_table(summary, artifact):
     table = (summary.groupby(["policy", "load"]).mean_jct_s.agg(["mean", "std", "count"])
              .reset_index())
     table["mean_jct_h"] = table["mean"] / 3600
-    table["artifact_h"] = [ARTIFACT_MEAN_JCT_H.get(p, {}).get(l, np.nan)
+    table["artifact_h"] = [artifact.get(p, {}).get(l, np.nan)
                            for p, l in zip(table.policy, table.load)]
     table["delta_percent"] = 100 * (table.mean_jct_h / table.artifact_h - 1)
     return table
 
 
-def plot_mean_vs_load(summary, out):
-    table = jobload_table(summary)
-    table.to_csv(os.path.join(out, "pollux_jobload.csv"), index=False)
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    for policy, rows in table.groupby("policy"):
-        color = COLORS.get(policy)
+def ordered(policies):
+    return sorted(policies, key=lambda p: st.policy_rank(st.display_name(p)))
+
+
+def scenario_of(summary):
+    """'160 jobs · 64 GPUs' style title part of the tasks at load 1.0 (or all)."""
+    d = summary[summary.load == 1.0] if (summary.load == 1.0).any() else summary
+    jobs = sorted(d.num_jobs.unique())
+    gpus = sorted(d.num_gpus.unique())
+    return f"{'/'.join(str(j) for j in jobs)} jobs · {'/'.join(str(g) for g in gpus)} GPUs"
+
+
+def jobload_figure(summary, artifact):
+    """Average JCT against load per policy (adaptsim solid, artifact dashed)."""
+    table = jobload_table(summary, artifact)
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    for policy in ordered(table.policy.unique()):
+        rows = table[table.policy == policy].sort_values("load")
+        name = st.display_name(policy)
+        colour, marker = st.style(name)
         ax.errorbar(rows["load"], rows["mean_jct_h"], yerr=rows["std"].fillna(0) / 3600,
-                    marker="o", capsize=3, label=f"{policy} (adaptsim)", color=color)
-        ref = ARTIFACT_MEAN_JCT_H[policy]
-        ax.plot(list(ref), list(ref.values()), "--", color=color, alpha=0.6,
-                label=f"{policy} (artifact)")
+                    marker=marker, capsize=3, label=f"{name} (adaptsim)", color=colour)
+        ref = artifact.get(policy, {})
+        if ref:
+            ax.plot(list(ref), list(ref.values()), "--", color=colour, marker=marker,
+                    mfc="none", alpha=0.8, label=f"{name} (artifact)")
     ax.set_xlabel("relative job load")
-    ax.set_ylabel("mean JCT (h)")
-    ax.legend(fontsize=7)
-    save(fig, out, "pollux_mean_jct_vs_load")
-    return table
+    ax.set_ylabel("average JCT (h)")
+    loads = set(table.load) | {l for ref in artifact.values() for l in ref}
+    ax.set_xticks(sorted(loads), [st.number(l) for l in sorted(loads)])
+    handles, names = ax.get_legend_handles_labels()
+    order = sorted(range(len(names)), key=lambda i: (st.policy_rank(names[i].split(" (")[0]),
+                                                     "artifact" in names[i]))
+    ax.legend([handles[i] for i in order], [names[i] for i in order], frameon=False, fontsize=7)
+    ax.set_title("Pollux workloads · 16 nodes × 4 GPUs")
+    return fig, table
 
 
-def plot_cdf(jcts, out):
+def jct_cdf_figure(jcts):
     loads = sorted(jcts.load.unique())
     load = 1.0 if 1.0 in loads else (loads[0] if loads else 1.0)
-    rows = jcts[jcts.load == load]
-    rows.to_csv(os.path.join(out, "pollux_jct_cdf.csv"), index=False)
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    for policy, group in rows.groupby("policy"):
-        values = np.sort(group.jct_s.to_numpy()) / 3600
-        ax.plot(values, np.arange(1, len(values) + 1) / len(values), label=policy,
-                color=COLORS.get(policy))
+    rows = jcts[(jcts.load == load) & (jcts.interval_s == 60.0)]
+    if rows.empty:
+        rows = jcts[jcts.load == load]
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    for policy in ordered(rows.policy.unique()):
+        values = np.sort(rows[rows.policy == policy].jct_s.to_numpy()) / 3600
+        name = st.display_name(policy)
+        colour, _ = st.style(name)
+        ax.plot(values, np.arange(1, len(values) + 1) / len(values), label=name, color=colour)
     ax.set_xscale("log")
-    ax.set_xlabel("JCT (h)")
+    ax.set_xlabel("JCT (h, log scale)")
     ax.set_ylabel("fraction of jobs")
-    ax.set_title(f"JCT CDF, load {load}")
+    traces = rows.trace.nunique()
+    ax.set_title(f"JCT CDF · load {st.number(load)} · {traces} workloads" if traces > 1 else
+                 f"JCT CDF · load {st.number(load)} · {scenario_of(rows)}")
     if len(rows):
-        ax.legend(fontsize=7)
-    save(fig, out, "pollux_jct_cdf")
-    return load
+        ax.legend(frameon=False, loc="lower right")
+    return fig, rows.reset_index(drop=True), load
+
+
+def interval_figure(summary, artifact):
+    d = summary[summary.policy == "pollux"]
+    table = (d.groupby("interval_s").mean_jct_s.agg(["mean", "std", "count"]).reset_index())
+    table["interval_min"] = table.interval_s / 60
+    table["mean_jct_h"] = table["mean"] / 3600
+    table["artifact_h"] = [artifact.get(s, np.nan) for s in table.interval_s]
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    colour, marker = st.style("Pollux")
+    ax.errorbar(table.interval_min, table.mean_jct_h, yerr=table["std"].fillna(0) / 3600,
+                marker=marker, color=colour, capsize=3, label="Pollux (adaptsim)")
+    if artifact and (d.load == 1.0).all():  # the artifact's runs are at load 1.0
+        ax.plot([s / 60 for s in artifact], list(artifact.values()), "--", marker=marker,
+                mfc="none", color=colour, alpha=0.8, label="Pollux (artifact)")
+    ax.set_xscale("log", base=2)
+    ticks = sorted(set(table.interval_min) | ({s / 60 for s in artifact}
+                                              if (d.load == 1.0).all() else set()))
+    ax.set_xticks(ticks, [st.number(m) for m in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("scheduling interval (min, log scale)")
+    ax.set_ylabel("average JCT (h)")
+    ax.set_title("Scheduling interval · " + scenario_of(d))
+    ax.legend(frameon=False)
+    return fig, table
+
+
+def draw_all(paths, out, numbers=DEFAULT_NUMBERS):
+    """Draws every applicable figure; returns the names written."""
+    st.apply_style()
+    summary, jcts = read(paths)
+    if summary.empty:
+        raise SystemExit(f"{', '.join(paths)}: no ok task of {', '.join(POLICIES)}")
+    jobload, interval = artifact_values(numbers)
+    written = []
+    at_60 = summary[summary.interval_s == 60.0]
+    if at_60.load.nunique() > 1 or at_60.policy.nunique() > 1:
+        fig, table = jobload_figure(at_60, jobload)
+        st.save(fig, table, out, "pollux_mean_jct_vs_load")
+        written.append("pollux_mean_jct_vs_load")
+        fig, rows, _ = jct_cdf_figure(jcts)
+        st.save(fig, rows, out, "pollux_jct_cdf")
+        written.append("pollux_jct_cdf")
+    pollux = summary[summary.policy == "pollux"]
+    if pollux.interval_s.nunique() > 1:
+        fig, table = interval_figure(pollux[pollux.load == 1.0] if (pollux.load == 1.0).any()
+                                     else pollux, interval)
+        st.save(fig, table, out, "pollux_interval")
+        written.append("pollux_interval")
+    return written
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results", help="HDF5 results file of experiments/pollux_jobload.toml")
+    parser.add_argument("results", nargs="+", help="results files (HDF5), read together")
     parser.add_argument("--out", default=".", help="output folder")
+    parser.add_argument("--paper-numbers", default=DEFAULT_NUMBERS,
+                        help="the artifact's values (experiments/paper_numbers.toml)")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    summary, jcts = read(args.results)
-    if summary.empty:
-        raise SystemExit(f"{args.results}: no ok task of {', '.join(POLICIES)}")
-    table = plot_mean_vs_load(summary, args.out)
-    load = plot_cdf(jcts, args.out)
-    print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    print(f"JCT CDF at load {load}: {len(jcts[jcts.load == load])} jobs")
+    written = draw_all(args.results, args.out, args.paper_numbers)
+    print(f"figures written to {args.out}: {', '.join(written)}")
 
 
 if __name__ == "__main__":

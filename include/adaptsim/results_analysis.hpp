@@ -1,18 +1,24 @@
 // The numbers behind the paper-style figures (analysis/figures.py computes the same ones in
 // Python; the figures test compares both). Only tasks with status "ok" count. No MPI here.
 //
-// Definitions (shared with analysis/figures.py, keep in sync):
-//   scenario = "<trace file stem>|<num_gpus>|<round_duration_s %g>|<deadline_factor %g>"
-//   label    = policy, or policy + policy_options JSON when the task has options
+// Definitions (shared with analysis/figures.py, keep in sync; names and labels from
+// src/harness/display_names.hpp = analysis/adaptsim_style.py):
+//   scenario = "<num_jobs> jobs · <num_gpus> GPUs" (ScenarioLabel), with " · " and the first 12
+//              characters of the trace file stem appended when two traces share that label
+//   label    = display name of the policy (PolicyDisplayName), plus " (" the options whose value
+//              differs between that policy's tasks of one trace and cluster size (OptionLabel,
+//              sorted by name) ")"
 //   canonical: per scenario and label, mean over tasks (seeds) of each metric ("mean") and the
 //              mean divided by the baseline's mean in the same scenario ("normalised"; NaN when
-//              the baseline is absent or 0). Baseline: label == baseline policy, else the first
-//              label (sorted) of that policy.
+//              the baseline is absent or 0). Baseline: the baseline policy's label without
+//              options, else its first label (sorted).
 //   scale:     per label and num_gpus, mean over tasks.
-//   window:    tasks of policy P with option O set (param "P.O"): per value of O, mean, std
-//              (ddof 1, 0 for one task), min, max and n over tasks.
-//   rho_cdf:   per label, the finite per-job ftf_rho pooled over tasks: p50, p90, p99 (linear
-//              interpolation, numpy's default), max, mean, n.
+//   window:    tasks of policy P with numeric option O (param "P.O"), grouped by panel row
+//              (scenario + the labels of P's other varied options except `window_spread`) and
+//              value of O (future_rounds: in minutes, x round length / 60): mean, std (ddof 1,
+//              0 for one task), min, max and n over tasks (seeds and spread values).
+//   rho_cdf:   per scenario and label, the finite per-job ftf_rho pooled over tasks: p50, p90,
+//              p99 (linear interpolation, numpy's default), max, mean, n.
 #pragma once
 
 #include <cstdio>
@@ -43,6 +49,7 @@ struct AnalysisOptions {
   std::string baseline = "shockwave";                    ///< policy to normalise by
   std::string fallback_baseline = "";                    ///< used when `baseline` is absent
   std::string window_param = "shockwave.future_rounds";  ///< "<policy>.<option>"
+  std::string window_spread = "k";  ///< option of the window policy pooled into the spread
 };
 
 /// All rows of the four tables, sorted. Throws StoreError for an unreadable file.

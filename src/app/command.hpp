@@ -30,5 +30,6 @@ void AddMergeCommand(CLI::App& app, const CommandContext& context, CommandList& 
 void AddReportCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddFitThroughputCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddGenerateTraceCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
+void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 
 }  // namespace adaptsim::app

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   // One line per subcommand, in the order `--help` lists them.
   adaptsim::app::AddRunCommand(app, context, commands);
   adaptsim::app::AddSweepCommand(app, context, commands);
+  adaptsim::app::AddReproduceCommand(app, context, commands);
   adaptsim::app::AddMergeCommand(app, context, commands);
   adaptsim::app::AddReportCommand(app, context, commands);
   adaptsim::app::AddFitThroughputCommand(app, context, commands);

@@ -26,6 +26,8 @@ void AddReportCommand(CLI::App& app, const CommandContext& /*context*/, CommandL
                   "Policy to normalise by when shockwave is absent");
   cmd->add_option("--window-param", options->analysis.window_param,
                   "Planning-window parameter <policy>.<option> (default shockwave.future_rounds)");
+  cmd->add_option("--window-spread", options->analysis.window_spread,
+                  "Option of the window policy pooled into the spread (default k)");
   commands.push_back({cmd, [options] {
                         PrintAnalysis(AnalyseResults(options->path, options->analysis),
                                       options->format, stdout);

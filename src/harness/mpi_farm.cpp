@@ -32,6 +32,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
+#include "mpi_farm.hpp"
 #include "result_serialization.hpp"
 #include "signals.hpp"
 #include "sweep_plan.hpp"
@@ -459,6 +460,11 @@ int RunSweepCommand(const SweepCommandOptions& options) {
   StopSignals signals;  // before MPI start-up, which takes a while: no window where TERM kills
   mpi::environment environment(/*abort_on_exception=*/true);
   mpi::communicator world;
+  return RunSweepFarm(options, world, signals);
+}
+
+int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& world,
+                 const StopSignals& signals) {
   std::optional<SweepPlan> plan;
   int code = 0;
   if (world.rank() == 0) code = PrepareOnRoot(options, world.size(), plan);

@@ -11,26 +11,55 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/store.hpp"
+#include "display_names.hpp"
 
 namespace adaptsim {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string Format(const char* format, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), format, value);
-  return text;
+std::string TraceStem(const SummaryRow& row) {
+  return std::filesystem::path(row.trace).stem().string();
 }
 
-std::string Scenario(const SummaryRow& row) {
-  return std::filesystem::path(row.trace).stem().string() + "|" + std::to_string(row.num_gpus) +
-         "|" + Format("%g", row.round_duration_s) + "|" + Format("%g", row.deadline_factor);
+/// The options of `row` as a JSON object (empty when none or unparsable).
+nlohmann::json Options(const SummaryRow& row) {
+  nlohmann::json options = nlohmann::json::parse(row.policy_options, nullptr, false);
+  return options.is_object() ? options : nlohmann::json::object();
 }
 
-std::string Label(const SummaryRow& row) {
-  return row.policy_options == "{}" || row.policy_options.empty() ? row.policy
-                                                                  : row.policy + row.policy_options;
+/// VariedOptions of `rows` (scenario = trace and cluster size).
+std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<SummaryRow>& rows) {
+  std::vector<LabelledTask> tasks;
+  for (const SummaryRow& row : rows) {
+    tasks.push_back({row.policy, row.trace + "|" + std::to_string(row.num_gpus), Options(row)});
+  }
+  return VariedOptions(tasks);
+}
+
+/// Scenario and policy labels of every row (analysis/adaptsim_style.py add_labels).
+struct Labels {
+  std::map<const SummaryRow*, std::string> scenario;
+  std::map<const SummaryRow*, std::string> policy;
+  std::map<std::string, std::set<std::string>> varied;
+};
+
+Labels MakeLabels(const std::vector<SummaryRow>& rows) {
+  Labels labels;
+  labels.varied = VariedOptions(rows);
+  std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
+  for (const SummaryRow& row : rows) {
+    keys[ScenarioLabel(row.metrics.num_jobs, row.num_gpus)].insert(TraceStem(row) + "|" +
+                                                                   std::to_string(row.num_gpus));
+  }
+  for (const SummaryRow& row : rows) {
+    std::string label = ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
+    if (keys[label].size() > 1) label += " · " + TraceStem(row).substr(0, 12);
+    labels.scenario[&row] = label;
+    labels.policy[&row] =
+        PolicyLabel(row.policy, Options(row), labels.varied[row.policy], row.round_duration_s);
+  }
+  return labels;
 }
 
 double Metric(const SummaryRow& row, const std::string& name) {
@@ -57,20 +86,24 @@ double Quantile(std::vector<double> v, double q) {
 
 using Groups = std::map<std::pair<std::string, std::string>, std::vector<const SummaryRow*>>;
 
-void Canonical(const std::vector<SummaryRow>& rows, const AnalysisOptions& options,
-               std::vector<AnalysisRow>& out) {
-  Groups groups;  // (scenario, label)
-  for (const SummaryRow& row : rows) groups[{Scenario(row), Label(row)}].push_back(&row);
+void Canonical(const std::vector<SummaryRow>& rows, const Labels& labels,
+               const AnalysisOptions& options, std::vector<AnalysisRow>& out) {
+  Groups groups;  // (scenario label, policy label)
+  for (const SummaryRow& row : rows) {
+    groups[{labels.scenario.at(&row), labels.policy.at(&row)}].push_back(&row);
+  }
   std::set<std::string> policies;
   for (const SummaryRow& row : rows) policies.insert(row.policy);
   std::string baseline = policies.count(options.baseline) || options.fallback_baseline.empty()
                              ? options.baseline
                              : options.fallback_baseline;
+  const std::string baseline_name = PolicyDisplayName(baseline);
   for (const auto& [key, members] : groups) {
+    // The baseline's label without options, else its first label (sorted) in the scenario.
     const std::vector<const SummaryRow*>* base = nullptr;
     for (const auto& [other, other_members] : groups) {
       if (other.first != key.first || other_members.front()->policy != baseline) continue;
-      if (base == nullptr || other.second == baseline) base = &other_members;
+      if (base == nullptr || other.second == baseline_name) base = &other_members;
     }
     for (const std::string& metric : FigureMetrics()) {
       std::vector<double> values, base_values;
@@ -86,10 +119,12 @@ void Canonical(const std::vector<SummaryRow>& rows, const AnalysisOptions& optio
   }
 }
 
-void Scale(const std::vector<SummaryRow>& rows, std::vector<AnalysisRow>& out) {
-  Groups groups;  // (label, gpus)
-  for (const SummaryRow& row : rows)
-    groups[{Label(row), std::to_string(row.num_gpus)}].push_back(&row);
+void Scale(const std::vector<SummaryRow>& rows, const Labels& labels,
+           std::vector<AnalysisRow>& out) {
+  Groups groups;  // (policy label, gpus)
+  for (const SummaryRow& row : rows) {
+    groups[{labels.policy.at(&row), std::to_string(row.num_gpus)}].push_back(&row);
+  }
   for (const auto& [key, members] : groups) {
     for (const std::string& metric : FigureMetrics()) {
       std::vector<double> values;
@@ -99,20 +134,36 @@ void Scale(const std::vector<SummaryRow>& rows, std::vector<AnalysisRow>& out) {
   }
 }
 
-void Window(const std::vector<SummaryRow>& rows, const std::string& param,
-            std::vector<AnalysisRow>& out) {
+/// Per panel row (scenario label + the options that vary besides the window and the spread
+/// option) and window value (minutes for future_rounds): mean, std, min, max, n.
+void Window(const std::vector<SummaryRow>& rows, const Labels& labels,
+            const AnalysisOptions& options, std::vector<AnalysisRow>& out) {
+  const std::string& param = options.window_param;
   std::size_t dot = param.find('.');
   if (dot == std::string::npos) return;
   std::string policy = param.substr(0, dot), option = param.substr(dot + 1);
-  std::map<double, std::vector<const SummaryRow*>> groups;
+  std::vector<SummaryRow> subset;
   for (const SummaryRow& row : rows) {
-    if (row.policy != policy) continue;
-    nlohmann::json options = nlohmann::json::parse(row.policy_options, nullptr, false);
-    if (!options.is_object() || !options.contains(option) || !options[option].is_number()) continue;
-    groups[options[option].get<double>()].push_back(&row);
+    nlohmann::json o = Options(row);
+    if (row.policy == policy && o.contains(option) && o[option].is_number()) subset.push_back(row);
   }
-  for (const auto& [value, members] : groups) {
-    std::string x = Format("%g", value);
+  std::set<std::string> varied = VariedOptions(subset)[policy];
+  std::map<std::pair<std::string, double>, std::vector<const SummaryRow*>> groups;
+  for (const SummaryRow& row : rows) {
+    nlohmann::json o = Options(row);
+    if (row.policy != policy || !o.contains(option) || !o[option].is_number()) continue;
+    double x = o[option].get<double>();
+    if (option == "future_rounds") x = x * row.round_duration_s / 60;
+    std::string panel = labels.scenario.at(&row);
+    for (const std::string& key : varied) {
+      if (key == option || key == options.window_spread || !o.contains(key)) continue;
+      panel += " · " + OptionLabel(key, o[key], row.round_duration_s);
+    }
+    groups[{panel, x}].push_back(&row);
+  }
+  std::string name = PolicyDisplayName(policy);
+  for (const auto& [key, members] : groups) {
+    std::string x = DisplayNumber(key.second);
     for (const std::string& metric : FigureMetrics()) {
       std::vector<double> v;
       for (const SummaryRow* r : members) v.push_back(Metric(*r, metric));
@@ -125,22 +176,22 @@ void Window(const std::vector<SummaryRow>& rows, const std::string& param,
                {"min", *std::min_element(v.begin(), v.end())},
                {"max", *std::max_element(v.begin(), v.end())},
                {"n", static_cast<double>(v.size())}}) {
-        out.push_back({"window", "", param, x, metric, stat, number});
+        out.push_back({"window", key.first, name, x, metric, stat, number});
       }
     }
   }
 }
 
-void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows,
+void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows, const Labels& labels,
             std::vector<AnalysisRow>& out) {
-  std::map<std::string, std::vector<double>> rho;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> rho;
   for (const SummaryRow& row : rows) {
-    std::vector<double>& values = rho[Label(row)];
+    std::vector<double>& values = rho[{labels.scenario.at(&row), labels.policy.at(&row)}];
     for (const JobResult& job : ReadTask(path, row.task_id).result.jobs) {
       if (std::isfinite(job.ftf_rho)) values.push_back(job.ftf_rho);
     }
   }
-  for (const auto& [label, values] : rho) {
+  for (const auto& [key, values] : rho) {
     for (auto [stat, number] : std::vector<std::pair<std::string, double>>{
              {"p50", Quantile(values, 0.5)},
              {"p90", Quantile(values, 0.9)},
@@ -148,9 +199,28 @@ void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows,
              {"max", values.empty() ? kNaN : *std::max_element(values.begin(), values.end())},
              {"mean", Mean(values)},
              {"n", static_cast<double>(values.size())}}) {
-      out.push_back({"rho_cdf", "", label, "", "ftf_rho", stat, number});
+      out.push_back({"rho_cdf", key.first, key.second, "", "ftf_rho", stat, number});
     }
   }
+}
+
+using GridKey = std::tuple<std::string, std::string, std::string>;  ///< scenario, policy, x
+
+/// `text` padded with spaces to `width` characters on screen (UTF-8: "·", "λ" are one).
+std::string Pad(const std::string& text, std::size_t width) {
+  std::size_t shown = 0;
+  for (unsigned char c : text) shown += (c & 0xC0) != 0x80 ? 1 : 0;
+  return shown >= width ? text : text + std::string(width - shown, ' ');
+}
+
+/// Legend position of a label's policy (its display name before " ("); unknown names last).
+std::size_t PolicyRank(const std::string& label) {
+  std::string name = label.substr(0, label.find(" ("));
+  const auto& names = PolicyDisplayNames();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].second == name) return i;
+  }
+  return names.size();
 }
 
 }  // namespace
@@ -162,11 +232,12 @@ std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisO
   }
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.task_index < b.task_index; });
+  const Labels labels = MakeLabels(rows);
   std::vector<AnalysisRow> out;
-  Canonical(rows, options, out);
-  Scale(rows, out);
-  Window(rows, options.window_param, out);
-  RhoCdf(path, rows, out);
+  Canonical(rows, labels, options, out);
+  Scale(rows, labels, out);
+  Window(rows, labels, options, out);
+  RhoCdf(path, rows, labels, out);
   return out;
 }
 
@@ -194,14 +265,14 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
     auto found = tables.find(name);
     if (found == tables.end()) continue;
     std::vector<std::string> columns;
-    std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string, double>> grid;
+    std::map<GridKey, std::map<std::string, double>> grid;
     for (const AnalysisRow* r : found->second) {
       std::string column = r->metric + ":" + r->stat;
       if (std::find(columns.begin(), columns.end(), column) == columns.end())
         columns.push_back(column);
       grid[{r->scenario, r->policy, r->x}][column] = r->value;
     }
-    std::fprintf(out, md ? "\n### %s\n\n| scenario | policy | x |" : "\n== %s ==\n%-40s %-28s %-8s",
+    std::fprintf(out, md ? "\n### %s\n\n| scenario | policy | x |" : "\n== %s ==\n%-34s %-44s %-8s",
                  name, "scenario", "policy", "x");
     for (const auto& c : columns) std::fprintf(out, md ? " %s |" : " %14.14s", c.c_str());
     std::fprintf(out, "\n");
@@ -210,10 +281,25 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
       for (std::size_t i = 0; i < columns.size(); ++i) std::fprintf(out, "---:|");
       std::fprintf(out, "\n");
     }
-    for (const auto& [key, values] : grid) {
-      const auto& [scenario, policy, x] = key;
-      std::fprintf(out, md ? "| %s | %s | %s |" : "%-40.40s %-28.28s %-8s", scenario.c_str(),
-                   policy.c_str(), x.c_str());
+    // Rows in legend order: scenario, then policy (PolicyDisplayNames order), label, x (numeric).
+    std::vector<const GridKey*> keys;
+    for (const auto& entry : grid) keys.push_back(&entry.first);
+    std::stable_sort(keys.begin(), keys.end(), [](const GridKey* a, const GridKey* b) {
+      auto rank = [](const GridKey& k) {
+        return std::make_tuple(std::get<0>(k), PolicyRank(std::get<1>(k)), std::get<1>(k),
+                               std::get<2>(k).empty() ? 0.0 : std::stod(std::get<2>(k)));
+      };
+      return rank(*a) < rank(*b);
+    });
+    for (const GridKey* key : keys) {
+      const auto& [scenario, policy, x] = *key;
+      const std::map<std::string, double>& values = grid.at(*key);
+      if (md) {
+        std::fprintf(out, "| %s | %s | %s |", scenario.c_str(), policy.c_str(), x.c_str());
+      } else {
+        std::fprintf(out, "%s %s %-8s", Pad(scenario, 34).c_str(), Pad(policy, 44).c_str(),
+                     x.c_str());
+      }
       for (const auto& c : columns) {
         auto v = values.find(c);
         std::fprintf(out, md ? " %.6g |" : " %14.6g", v == values.end() ? kNaN : v->second);

@@ -1,10 +1,13 @@
 #include "sweep_report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
-#include <unistd.h>
+#include "display_names.hpp"
 
 namespace adaptsim {
 namespace {
@@ -17,8 +20,10 @@ std::string TraceName(const std::string& path) {
 
 void SweepReport::Add(const TaskRecord& record) {
   const TaskKeys& config = record.keys;
-  rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy, config.num_gpus,
-                   config.seed, record.result.status, record.result.summary});
+  rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy,
+                   config.policy_options, config.round_duration_s,
+                   config.num_gpus, config.seed, record.result.status,
+                   record.result.summary});
   if (record.result.status != "ok") ++failures_;
 }
 
@@ -27,19 +32,30 @@ void SweepReport::PrintTable(std::FILE* out) const {
   std::sort(rows.begin(), rows.end(),
             [](const Row& a, const Row& b) { return a.task_index < b.task_index; });
   std::set<std::string> traces;
-  for (const Row& row : rows) traces.insert(row.trace);
+  std::vector<LabelledTask> tasks;
+  for (const Row& row : rows) {
+    traces.insert(row.trace);
+    tasks.push_back({row.policy, row.trace + "|" + std::to_string(row.num_gpus), row.options});
+  }
+  std::map<std::string, std::set<std::string>> varied = VariedOptions(tasks);
   bool show_trace = traces.size() > 1;
-  if (show_trace) std::fprintf(out, "%-40s ", "trace");
-  std::fprintf(out, "%-20s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
+  if (show_trace) std::fprintf(out, "%-30s ", "scenario");
+  std::fprintf(out, "%-36s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
                "status", "makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05",
                "utilization");
   for (const Row& row : rows) {
     const SummaryMetrics& m = row.metrics;
-    if (show_trace) std::fprintf(out, "%-40.40s ", row.trace.c_str());
-    std::fprintf(out, "%-20s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n",
-                 row.policy.c_str(), row.num_gpus, static_cast<unsigned long long>(row.seed),
-                 row.status.c_str(), m.makespan_s, m.mean_jct_s, m.worst_ftf_rho,
-                 m.unfair_fraction_1_05, m.utilization);
+    std::string label =
+        PolicyLabel(row.policy, row.options, varied[row.policy], row.round_duration_s);
+    if (show_trace) {
+      // A failed task has no job count: its trace's file name stands in.
+      std::string scenario = m.num_jobs > 0 ? ScenarioLabel(m.num_jobs, row.num_gpus) : row.trace;
+      std::fprintf(out, "%-30s ", scenario.c_str());
+    }
+    std::fprintf(out, "%-36s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n", label.c_str(),
+                 row.num_gpus, static_cast<unsigned long long>(row.seed), row.status.c_str(),
+                 m.makespan_s, m.mean_jct_s, m.worst_ftf_rho, m.unfair_fraction_1_05,
+                 m.utilization);
   }
   std::fprintf(out, "%zu tasks, %zu failed or timed out\n", rows.size(), failures_);
   std::fflush(out);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "adaptsim/store.hpp"
 
 namespace adaptsim {
@@ -15,8 +17,10 @@ class SweepReport {
  public:
   /// Remembers the task's table row (not its full result).
   void Add(const TaskRecord& record);
-  /// Columns policy, gpus, seed, status, makespan_s, mean_jct_s, worst_ftf_rho,
-  /// unfair_fraction_1_05, utilization (plus trace when the sweep has several), in sweep order.
+  /// Columns policy (display name, plus the options that vary between that policy's tasks),
+  /// gpus, seed, status, makespan_s, mean_jct_s, worst_ftf_rho, unfair_fraction_1_05,
+  /// utilization (plus the scenario, "120 jobs · 32 GPUs", when the sweep has several traces),
+  /// in sweep order.
   void PrintTable(std::FILE* out) const;
 
   std::size_t done() const { return rows_.size(); }
@@ -27,6 +31,8 @@ class SweepReport {
     int task_index = 0;
     std::string trace;
     std::string policy;
+    nlohmann::json options;
+    double round_duration_s = 0;
     int num_gpus = 0;
     std::uint64_t seed = 0;
     std::string status;

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Figures test: runs analysis/figures.py on a results file and checks that every figure exists
-(PNG and PDF) and that every plotted number equals (1) `adaptsim report --format csv` and (2) the
-value recomputed here straight from the file's /summary with h5py.
+(PNG, PDF and its CSV), that every plotted number equals (1) `adaptsim report --format csv` and (2)
+the value recomputed here straight from the file's /summary with h5py, and that no text element
+of a figure (read back from the matplotlib Figure objects) contains '{' or exceeds 40 characters.
 Usage: figures_check.py ADAPTSIM RESULTS.h5 FIGURES.py OUT_DIR"""
 import csv
 import io
@@ -20,10 +21,10 @@ if not os.path.exists(results):
     sys.exit(77)
 args = ["--baseline", "gandiva_fair", "--window-param", "max_min_fairness.face_position"]
 subprocess.run([sys.executable, figures, results, "--out", out] + args, check=True)
-for name in ["canonical_0", "canonical_1", "scale", "window", "rho_cdf"]:
-    for ext in ("png", "pdf"):
+for name in ["canonical_0", "canonical_1", "scale", "window", "rho_cdf_0", "rho_cdf_1"]:
+    for ext in ("png", "pdf", "csv"):
         path = os.path.join(out, f"{name}.{ext}")
-        assert os.path.getsize(path) > 1000, f"missing or empty figure {path}"
+        assert os.path.getsize(path) > 100, f"missing or empty figure {path}"
 
 
 def load(text):
@@ -46,23 +47,42 @@ def same(a, b):
 for key, value in plotted.items():
     assert same(value, report[key]), (key, value, report[key])
 # Independent recomputation of a few numbers from the raw file.
+S32 = "120 jobs · 32 GPUs"
 with h5py.File(results, "r") as f:
     s = f["summary"]
     policy, gpus = s["policy"].asstr()[:], s["num_gpus"][:]
     opts = s["policy_options"].asstr()[:]
     makespan = s["makespan_s"][:]
     sel = (policy == "fifo") & (gpus == 32)
-    key = ("scale", "", "fifo", "32", "makespan_s", "mean")
+    key = ("scale", "", "FIFO", "32", "makespan_s", "mean")
     assert same(plotted[key], float(np.mean(makespan[sel]))), key
     base = (policy == "gandiva_fair") & (gpus == 32)
-    scen = [k for k in plotted if k[0] == "canonical" and k[2] == "fifo" and k[4] == "makespan_s"
-            and k[5] == "normalised" and k[1].split("|")[1] == "32"][0]
-    assert same(plotted[scen], float(np.mean(makespan[sel]) / np.mean(makespan[base]))), scen
-    rho = np.concatenate([f["tasks"][t]["jobs"]["ftf_rho"][:] for t, p in
-                          zip(s["task_id"].asstr()[:], policy) if p == "gandiva_fair"])
-    key = ("rho_cdf", "", "gandiva_fair", "", "ftf_rho", "p90")
+    key = ("canonical", S32, "FIFO", "", "makespan_s", "normalised")
+    assert same(plotted[key], float(np.mean(makespan[sel]) / np.mean(makespan[base]))), key
+    rho = np.concatenate([f["tasks"][t]["jobs"]["ftf_rho"][:] for t, p, g in
+                          zip(s["task_id"].asstr()[:], policy, gpus)
+                          if p == "gandiva_fair" and g == 32])
+    key = ("rho_cdf", S32, "Gandiva-Fair", "", "ftf_rho", "p90")
     assert same(plotted[key], float(np.quantile(rho[np.isfinite(rho)], 0.9))), key
-    win = (policy == "max_min_fairness") & (opts == '{"face_position":0.5}')
-    key = ("window", "", "max_min_fairness.face_position", "0.5", "makespan_s", "max")
+    win = (policy == "max_min_fairness") & (opts == '{"face_position":0.5}') & (gpus == 32)
+    key = ("window", S32, "Gavel", "0.5", "makespan_s", "max")
     assert same(plotted[key], float(np.max(makespan[win]))), key
-print(f"figures ok: {len(plotted)} numbers equal in figures.py, adaptsim report and the file")
+    assert ("canonical", S32, "Gavel (face 0.5)", "", "makespan_s", "mean") in plotted
+# Every figure's own CSV: the scale figure's numbers equal the file's.
+for r in csv.DictReader(open(os.path.join(out, "scale.csv"))):
+    if r["policy"] == "FIFO":
+        with h5py.File(results, "r") as f:
+            s = f["summary"]
+            sel = (s["policy"].asstr()[:] == "fifo") & (s["num_gpus"][:] == int(r["num_gpus"]))
+            assert same(float(r["mean"]), float(np.mean(s[r["metric"]][:][sel]))), r
+# Text elements of every figure, read back from the Figure objects while drawing again.
+sys.path.insert(0, os.path.dirname(figures))
+import figures as figures_module  # noqa: E402
+import figure_texts  # noqa: E402
+
+texts = figure_texts.check_saved_figures()
+figures_module.draw_all([results], out + "_redrawn", "gandiva_fair",
+                        "max_min_fairness.face_position")
+assert "Gavel (face 0.5)" in texts and not any("max_min_fairness" in t for t in texts), texts
+print(f"figures ok: {len(plotted)} numbers equal in figures.py, adaptsim report and the file; "
+      f"{len(texts)} figure texts checked")

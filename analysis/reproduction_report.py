@@ -1,0 +1,374 @@
+#!/usr/bin/python3
+"""Figures and reproduction report of `adaptsim reproduce shockwave|pollux` (docs/reproduction.md).
+
+  /usr/bin/python3 analysis/reproduction_report.py shockwave|pollux --results DIR
+      [--paper-numbers experiments/paper_numbers.toml] [--data ../shared/data]
+
+Reads the sweeps' results files DIR/<sweep>.h5 (those that exist), draws the paper's figures into
+DIR/figures/ (analysis/figures.py, analysis/pollux_figures.py) and writes DIR/reproduction.md and
+DIR/reproduction.csv: for every number the paper, its artifact or its reference runs state, the
+stated value, adaptsim's value, their ratio, and whether adaptsim lands on the paper's side
+(check "direction": same side of the pivot; "within": inside the relative tolerance;
+"within_points": inside the absolute tolerance). A number whose sweep has not run is listed as
+"not run" and not counted. Every adaptsim value is computed here from the results files only.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import shutil
+import sys
+import tomllib
+
+import h5py
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import adaptsim_style as st  # noqa: E402
+import figures  # noqa: E402
+import pollux_figures  # noqa: E402
+
+SWEEPS = {
+    "shockwave": ["canonical", "pollux_canonical", "scale", "planning_window"],
+    "pollux": ["pollux_jobload", "pollux_interval"],
+}
+TITLES = {
+    "shockwave": "Shockwave (NSDI'23)",
+    "pollux": "Pollux (OSDI'21)",
+}
+SECTION_TITLES = {
+    "paper": "Claims of the paper and its artifact",
+    "reference run": "Reference runs: absolute values",
+    "ratio to Shockwave (reference run)": "Reference runs: ratios to Shockwave",
+    "artifact run": "Artifact runs: average JCT per workload",
+    "partial": "Partial: fewer tasks than the paper's number averages (not counted)",
+}
+CSV_COLUMNS = ["section", "id", "what", "source", "paper", "adaptsim", "ratio", "check",
+               "lands", "counted", "sweep", "selection"]
+
+
+def summary(path):
+    """/summary of a results file (every status) with load and interval columns."""
+    with h5py.File(path, "r") as f:
+        g = f["summary"]
+        df = pd.DataFrame({k: (g[k].asstr()[:] if g[k].dtype.kind == "O" else g[k][:])
+                           for k in g})
+        meta = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f["meta"].attrs.items()}
+    df["load"] = df.trace.map(pollux_figures.load_of)
+    df["interval_s"] = df.policy_options.map(pollux_figures.interval_of)
+    df["workload"] = df.trace.map(lambda t: os.path.splitext(os.path.basename(t))[0])
+    return df, meta
+
+
+def select(df, number):
+    """The ok tasks a paper number refers to (load, interval_s, workloads filters)."""
+    d = df[df.status == "ok"]
+    if "load" in number:
+        d = d[d.load == float(number["load"])]
+    if "interval_s" in number:
+        d = d[d.interval_s == float(number["interval_s"])]
+    if "workloads" in number:
+        d = d[d.workload.isin(number["workloads"])]
+    return d
+
+
+def policy_mean(d, policy, metric):
+    values = d[d.policy == policy][metric]
+    return float(values.mean()) if len(values) else math.nan
+
+
+def adaptsim_value(df, number):
+    """adaptsim's value of a [[number]] and the number of tasks it used."""
+    d = select(df, number)
+    kind = number["kind"]
+    if kind == "ratio_mean":
+        against = policy_mean(d, number["against"], number["metric"])
+        ratios = [policy_mean(d, p, number["metric"]) / against for p in number["policies"]]
+        used = d[d.policy.isin(number["policies"] + [number["against"]])]
+        return float(np.mean(ratios)), len(used)
+    if kind == "reduction":
+        ours = policy_mean(d, number["policy"], "mean_jct_s")
+        theirs = policy_mean(d, number["against"], "mean_jct_s")
+        used = d[d.policy.isin([number["policy"], number["against"]])]
+        return 1.0 - ours / theirs, len(used)
+    if kind == "mean":
+        value = policy_mean(d, number["policy"], number["metric"])
+        if number.get("unit") == "h":
+            value /= 3600
+        return value, int((d.policy == number["policy"]).sum())
+    raise SystemExit(f"paper numbers: {number['id']}: unknown kind {kind!r}")
+
+
+def lands(check, paper, ours, pivot=None, tolerance=None):
+    if not math.isfinite(ours):
+        return False
+    if check == "direction":
+        return (paper - pivot) * (ours - pivot) > 0
+    if check == "within":
+        return abs(ours / paper - 1) <= tolerance
+    if check == "within_points":
+        return abs(ours - paper) <= tolerance
+    raise SystemExit(f"paper numbers: unknown check {check!r}")
+
+
+def row(section, id_, what, source, paper, ours, check, ok, sweep, selection):
+    """One report row; `counted` is False for a number computed from fewer tasks than the
+    paper's (a partial or reduced run): shown in the section "partial", not counted."""
+    ratio = ours / paper if paper not in (0, 0.0) and math.isfinite(ours) else math.nan
+    return dict(section=section, id=id_, what=what, source=source, paper=paper, adaptsim=ours,
+                ratio=ratio, check=check, lands=ok, sweep=sweep, selection=selection,
+                counted=True)
+
+
+def golden_rows(spec, data, results):
+    """The Shockwave reference runs: absolute values (within tolerance) and the ratios to
+    Shockwave (same side of 1)."""
+    path = os.path.join(results, spec["sweep"] + ".h5")
+    golden = figures.read_golden(os.path.join(data, spec["folder"]))
+    if golden.empty:
+        return [], f"reference runs: no golden runs in {os.path.join(data, spec['folder'])}"
+    if not os.path.exists(path):
+        return [], f"reference runs: sweep {spec['sweep']} not run"
+    df, _ = summary(path)
+    d = df[(df.status == "ok") & (df.num_gpus == 32)]
+    d = d[d.trace.map(lambda t: figures.GOLDEN_TRACE in t)]
+    g = golden.pivot(index="policy", columns="metric", values="value")
+    rows = []
+    tol = spec["tolerance"]
+    for policy in sorted(g.index, key=lambda p: st.policy_rank(st.display_name(p))):
+        if not (d.policy == policy).any():
+            continue
+        for m in st.METRICS:
+            paper, ours = float(g.loc[policy, m]), policy_mean(d, policy, m)
+            check = "within_points" if m == "unfair_fraction_1_05" else "within"
+            rows.append(row("reference run", f"{policy}.{m}",
+                            f"{st.display_name(policy)} {st.METRIC_NAMES[m]}",
+                            spec["source"], paper, ours, check,
+                            lands(check, paper, ours, tolerance=tol[m]), spec["sweep"],
+                            f"{int((d.policy == policy).sum())} tasks"))
+    if "shockwave" in g.index and (d.policy == "shockwave").any():
+        for policy in sorted(g.index, key=lambda p: st.policy_rank(st.display_name(p))):
+            if policy == "shockwave" or not (d.policy == policy).any():
+                continue
+            for m in st.METRICS:
+                paper = float(g.loc[policy, m] / g.loc["shockwave", m])
+                ours = policy_mean(d, policy, m) / policy_mean(d, "shockwave", m)
+                rows.append(row("ratio to Shockwave (reference run)", f"{policy}/shockwave.{m}",
+                                f"{st.display_name(policy)} / Shockwave, {st.METRIC_NAMES[m]}",
+                                spec["source"], paper, ours,
+                                "direction", lands("direction", paper, ours, pivot=1.0),
+                                spec["sweep"],
+                                f"{int(d.policy.isin([policy, 'shockwave']).sum())} tasks"))
+    return rows, None
+
+
+def artifact_rows(spec, data, results):
+    """The Pollux artifact's per-workload average JCTs (results-jobload/*-1.0/summary.json)."""
+    path = os.path.join(results, spec["sweep"] + ".h5")
+    folder = os.path.join(data, spec["folder"])
+    if not os.path.isdir(folder) or not os.path.exists(path):
+        return [], f"artifact summaries: {folder if not os.path.isdir(folder) else path} absent"
+    df, _ = summary(path)
+    d = df[(df.status == "ok") & (df.load == float(spec["load"]))]
+    rows = []
+    for name in sorted(os.listdir(folder)):
+        policy, _, load = name.rpartition("-")
+        if float(load) != float(spec["load"]):
+            continue
+        with open(os.path.join(folder, name, "summary.json")) as f:
+            avgs = json.load(f)["avgs"]
+        for workload, paper in sorted(avgs.items()):
+            ours = policy_mean(d[d.workload == workload], policy, "mean_jct_s")
+            if not math.isfinite(ours):
+                continue  # workload not in the sweep (a reduced run)
+            rows.append(row("artifact run", f"{policy}.{workload}",
+                            f"{st.display_name(policy)} average JCT (s), {workload}, load "
+                            f"{st.number(float(load))}", spec["source"], float(paper), ours,
+                            "within", lands("within", float(paper), ours,
+                                            tolerance=spec["tolerance"]),
+                            spec["sweep"],
+                            f"{int(((d.workload == workload) & (d.policy == policy)).sum())} tasks"))
+    return rows, None
+
+
+def number_rows(numbers, paper, results):
+    rows, missing = [], []
+    for n in numbers:
+        if n["paper"] != paper:
+            continue
+        path = os.path.join(results, n["sweep"] + ".h5")
+        if not os.path.exists(path):
+            missing.append(f"{n['id']} (sweep {n['sweep']} not run)")
+            continue
+        df, _ = summary(path)
+        ours, used = adaptsim_value(df, n)
+        expected = int(n.get("tasks", 0))
+        if not math.isfinite(ours):
+            missing.append(f"{n['id']}: no ok task of the selection in {n['sweep']}.h5")
+            continue
+        rows.append(row("paper", n["id"], n["what"], n["source"], float(n["value"]), ours,
+                        n["check"], lands(n["check"], float(n["value"]), ours, n.get("pivot"),
+                                          n.get("tolerance")), n["sweep"], f"{used} tasks"))
+        rows[-1]["counted"] = used >= expected
+        if used < expected:
+            rows[-1]["section"] = "partial"
+    return rows, missing
+
+
+def fmt(value):
+    if not isinstance(value, float) or not math.isfinite(value):
+        return "–"
+    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+
+
+def write_report(paper, results, rows, notes, sweeps, written, out_md):
+    counted = [r for r in rows if r["counted"]]
+    landed = sum(1 for r in counted if r["lands"])
+    lines = [f"# Reproduction of {TITLES[paper]} with adaptsim", ""]
+    lines += [f"**{landed} of {len(counted)} numbers land on the paper's side.**", ""]
+    lines += ["Each row: a number the paper, its artifact or its reference runs state, adaptsim's "
+              "value from this folder's results files, adaptsim / paper, and whether adaptsim "
+              "lands on the paper's side (*same side of 1* for a claim such as \"1.3× better\", "
+              "*within ±x %* for an absolute value). docs/reproduction.md explains the checks.",
+              ""]
+    lines += ["## Sweeps", "", "| sweep | tasks | ok | failed / timeout | written (UTC) | git |",
+              "|---|---:|---:|---:|---|---|"]
+    for name, info in sweeps.items():
+        if info is None:
+            lines.append(f"| {name} | not run | | | | |")
+        else:
+            lines.append(f"| {name} | {info['tasks']} | {info['ok']} | {info['bad']} | "
+                         f"{info['created']} | {info['git']} |")
+    lines.append("")
+    sections = []
+    for r in sorted(rows, key=lambda r: r["section"] == "partial"):
+        if r["section"] not in sections:
+            sections.append(r["section"])
+    for section in sections:
+        members = [r for r in rows if r["section"] == section]
+        sources = sorted({r["source"] for r in members})
+        lines += [f"## {SECTION_TITLES.get(section, section)}", ""]
+        if len(sources) == 1:
+            lines += [f"Source: {sources[0]}.", ""]
+        head = "| number | paper | adaptsim | adaptsim / paper | check | lands | tasks |"
+        rule = "|---|---:|---:|---:|---|---|---:|"
+        if len(sources) > 1:
+            head, rule = head + " source |", rule + "---|"
+        lines += [head, rule]
+        for r in members:
+            mark = "yes" if r["lands"] else "**no**"
+            line = (f"| {r['what']} | {fmt(r['paper'])} | {fmt(r['adaptsim'])} | "
+                    f"{fmt(r['ratio'])} | {r['check_text']} | {mark} | "
+                    f"{r['selection'].split(' ')[0]} |")
+            lines.append(line + (f" {r['source']} |" if len(sources) > 1 else ""))
+        lines.append("")
+    if notes:
+        lines += ["## Not compared", ""] + [f"* {n}" for n in notes] + [""]
+    lines += ["## Figures", ""]
+    for name in written:
+        lines += [f"![{name}](figures/{name}.png)", ""]
+    lines += [f"Written {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC by "
+              "analysis/reproduction_report.py; every adaptsim number is computed from the "
+              "results files in this folder (reproduction.csv holds them at full precision)."]
+    with open(out_md, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return landed, len(counted)
+
+
+def sweep_info(results, paper):
+    info = {}
+    for name in SWEEPS[paper]:
+        path = os.path.join(results, name + ".h5")
+        if not os.path.exists(path):
+            info[name] = None
+            continue
+        df, meta = summary(path)
+        info[name] = dict(tasks=len(df), ok=int((df.status == "ok").sum()),
+                          bad=int((df.status != "ok").sum()),
+                          created=str(meta.get("created_utc", "")),
+                          git=str(meta.get("git_sha", "")))
+    return info
+
+
+def draw(paper, results, data, numbers_path):
+    """The paper's figures into results/figures; returns the names (relative to figures/)."""
+    out = os.path.join(results, "figures")
+    shutil.rmtree(out, ignore_errors=True)  # drawn anew from the results files every time
+    written = []
+
+    def path(name):
+        p = os.path.join(results, name + ".h5")
+        return p if os.path.exists(p) else None
+
+    if paper == "shockwave":
+        golden = os.path.join(data, "golden", "shockwave_tacc32")
+        groups = [("canonical", [path("canonical"), path("pollux_canonical")],
+                   ("canonical", "rho_cdf")),
+                  ("scale", [path("scale")], ("scale", "canonical")),
+                  ("planning_window", [path("planning_window")], ("window",))]
+        for name, files, kinds in groups:
+            files = [f for f in files if f]
+            if files:
+                _, names = figures.draw_all(files, os.path.join(out, name), golden_dir=golden,
+                                            kinds=kinds)
+                written += [f"{name}/{n}" for n in names]
+    else:
+        files = [p for p in (path("pollux_jobload"), path("pollux_interval")) if p]
+        if files:
+            written += pollux_figures.draw_all(files, out, numbers_path)
+    return written
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("paper", choices=sorted(SWEEPS))
+    parser.add_argument("--results", required=True, help="folder of the sweeps' results files")
+    parser.add_argument("--paper-numbers", default=pollux_figures.DEFAULT_NUMBERS)
+    parser.add_argument("--data", default=os.environ.get("ADAPTSIM_DATA", ""),
+                        help="reference data folder (golden runs, Pollux artifact summaries)")
+    args = parser.parse_args(argv)
+    with open(args.paper_numbers, "rb") as f:
+        spec = tomllib.load(f)
+    written = draw(args.paper, args.results, args.data, args.paper_numbers)
+    rows, notes = [], []
+    if args.paper == "shockwave":
+        extra, note = golden_rows(spec["golden"], args.data, args.results)
+        tol = spec["golden"]["tolerance"]
+        for r in extra:
+            r["check_text"] = (f"within ±{st.number(100 * tol[r['id'].split('.')[-1]])} %"
+                               if r["check"] == "within" else
+                               f"within ±{st.number(tol[r['id'].split('.')[-1]])}"
+                               if r["check"] == "within_points" else "same side of 1")
+    else:
+        extra, note = artifact_rows(spec["artifact"], args.data, args.results)
+        for r in extra:
+            r["check_text"] = f"within ±{st.number(100 * spec['artifact']['tolerance'])} %"
+    if note:
+        notes.append(note)
+    paper_rows, missing = number_rows(spec.get("number", []), args.paper, args.results)
+    by_id = {n["id"]: n for n in spec.get("number", [])}
+    for r in paper_rows:
+        n = by_id[r["id"]]
+        r["check_text"] = ("same side of " + st.number(n["pivot"]) if n["check"] == "direction"
+                           else f"within ±{st.number(100 * n['tolerance'])} %"
+                           if n["check"] == "within" else f"within ±{st.number(n['tolerance'])}")
+    rows = paper_rows + extra
+    notes += missing
+    if args.paper == "shockwave":
+        notes.append("scale study and planning window: the paper states no numbers for them in "
+                     "the artifact; compare the figures with the paper's Fig. 9 and its "
+                     "planning-window discussion")
+    sweeps = sweep_info(args.results, args.paper)
+    landed, total = write_report(args.paper, args.results, rows, notes, sweeps, written,
+                                 os.path.join(args.results, "reproduction.md"))
+    pd.DataFrame(rows, columns=CSV_COLUMNS + ["check_text"])[CSV_COLUMNS].to_csv(
+        os.path.join(args.results, "reproduction.csv"), index=False, float_format="%.17g")
+    print(f"{args.results}/reproduction.md: {landed} of {total} numbers land on the paper's side; "
+          f"figures: {len(written)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+// `adaptsim reproduce shockwave|pollux`: the sweeps of a paper's evaluation, run one after the
+// other on one MPI job, then its figures and the reproduction report (docs/reproduction.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace adaptsim {
+
+/// One sweep of a paper's evaluation: experiments/<spec_file> -> <out dir>/<name>.h5.
+struct ReproductionSweep {
+  std::string name;       ///< results file stem, and the name `--only` selects
+  std::string spec_file;  ///< file name inside the experiments folder
+  std::string what;       ///< one line for --help and the progress output
+};
+
+/// The papers `adaptsim reproduce` knows, in `--help` order: "shockwave", "pollux".
+const std::vector<std::string>& ReproduciblePapers();
+
+/// The sweeps of `paper` in run order. Throws InputError for an unknown paper.
+const std::vector<ReproductionSweep>& ReproductionSweeps(const std::string& paper);
+
+struct ReproduceOptions {
+  std::string paper;                        ///< "shockwave" or "pollux"
+  std::string out_dir;                      ///< results, figures, reproduction.md
+  std::string experiments_dir;              ///< the sweep spec files
+  std::string paper_numbers;                ///< "" = <experiments_dir>/paper_numbers.toml
+  std::string analysis_dir;                 ///< reproduction_report.py and its modules
+  std::string python = "/usr/bin/python3";  ///< interpreter for the figures and report
+  std::vector<std::string> only;            ///< sweep names to run (empty = all)
+  bool dry_run = false;           ///< list every sweep's tasks and their state; run nothing
+  bool force = false;             ///< discard earlier results of the selected sweeps
+  bool retry_failed = false;      ///< rerun tasks recorded as failed or timeout
+  bool quiet = false;             ///< no per-task progress output
+  bool no_report = false;         ///< run the sweeps only (no figures, no reproduction.md)
+  double grace_s = 60;            ///< after SIGTERM/SIGUSR1: seconds running tasks may finish
+  double task_timeout_s = 0;      ///< wall-clock budget per task, 0 = none
+  std::vector<std::string> argv;  ///< the command line, recorded in every results file
+};
+
+/// Runs the selected sweeps of `options.paper` (as `adaptsim sweep`: rank 0 dispatches, workers
+/// simulate, finished tasks are skipped, so a rerun resumes), then on rank 0 runs
+/// `<python> <analysis_dir>/reproduction_report.py` with a fixed argument vector (no shell),
+/// which draws the figures into `<out_dir>/figures/` and writes `<out_dir>/reproduction.md`.
+/// After SIGTERM/SIGUSR1 the running sweep stops dispatching, the later sweeps and the report
+/// are skipped, and every rank returns 0, so that a requeued job resumes. Initializes MPI (call
+/// at most once per process). Returns 0, 2 for bad input (unknown sweep in `only`, missing
+/// spec, spec errors), 1 for other errors (including a failing report script).
+int RunReproduceCommand(const ReproduceOptions& options);
+
+}  // namespace adaptsim

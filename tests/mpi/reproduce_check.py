@@ -1,0 +1,265 @@
+#!/usr/bin/python3
+"""Checks the output of `adaptsim reproduce PAPER --out OUT` (tests/mpi/reproduce_quick.sh):
+  * reproduction.md states "N of M numbers land on the paper's side" and reproduction.csv has
+    those M rows; every adaptsim value in it is recomputed here from the results files (h5py,
+    independently of analysis/), every paper value from the paper numbers file, the golden runs
+    or the artifact summaries;
+  * every figure exists as PNG (>= 150 dpi), PDF and CSV, and each CSV equals the numbers
+    recomputed here from the results files;
+  * no text element of any figure contains '{' or exceeds 40 characters, read back from the
+    matplotlib Figure objects while the figures are drawn again;
+  * the second run resumed: it ran no task.
+Usage: reproduce_check.py PAPER OUT SOURCE_DIR DATA_DIR"""
+import csv
+import glob
+import json
+import math
+import os
+import re
+import struct
+import sys
+import tempfile
+import tomllib
+
+import h5py
+import numpy as np
+
+paper, out, src, data = sys.argv[1:5]
+sys.path.insert(0, os.path.join(src, "analysis"))
+DISPLAY = {"shockwave": "Shockwave", "min_total_duration": "OSSP",
+           "finish_time_fairness": "Themis", "max_min_fairness": "Gavel", "allox": "AlloX",
+           "max_sum_throughput_perf": "MST", "gandiva_fair": "Gandiva-Fair", "fifo": "FIFO",
+           "pollux": "Pollux", "optimus": "Optimus", "tiresias": "Tiresias"}
+METRICS = ["makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05"]
+checked = 0
+
+
+def same(a, b):
+    a, b = float(a), float(b)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def expect(a, b, what):
+    global checked
+    assert same(a, b), f"{what}: {a} != {b}"
+    checked += 1
+
+
+def tasks(name):
+    """Every ok task of OUT/name.h5 as dicts (summary columns, options parsed, load)."""
+    with h5py.File(os.path.join(out, name + ".h5"), "r") as f:
+        s = f["summary"]
+        cols = {k: (s[k].asstr()[:] if s[k].dtype.kind == "O" else s[k][:]) for k in s}
+        rows = []
+        for i in range(len(cols["task_id"])):
+            r = {k: v[i] for k, v in cols.items()}
+            if r["status"] != "ok":
+                continue
+            r["options"] = json.loads(r["policy_options"] or "{}")
+            m = re.search(r"workloads-([0-9.]+)/", r["trace"])
+            r["load"] = float(m.group(1)) if m else 1.0
+            r["workload"] = os.path.splitext(os.path.basename(r["trace"]))[0]
+            jobs = f["tasks"][r["task_id"]]["jobs"]
+            r["rho"] = jobs["ftf_rho"][:]
+            done = jobs["outcome"].asstr()[:] == "completed"
+            r["jct"] = jobs["jct_s"][:][done]
+            rows.append(r)
+    return rows
+
+
+def mean_of(rows, policy, metric):
+    values = [r[metric] for r in rows if r["policy"] == policy]
+    return float(np.mean(values)) if values else math.nan
+
+
+# ---- the report -----------------------------------------------------------------------------
+numbers = {n["id"]: n for n in tomllib.load(open(os.path.join(src, "experiments",
+                                                               "paper_numbers.toml"), "rb"))
+           ["number"]}
+md = open(os.path.join(out, "reproduction.md")).read()
+m = re.search(r"(\d+) of (\d+) numbers land on the paper's side", md)
+assert m, "summary line missing"
+landed, total = int(m.group(1)), int(m.group(2))
+report = list(csv.DictReader(open(os.path.join(out, "reproduction.csv"))))
+assert report, "no number compared"
+counted = [r for r in report if r["counted"] == "True"]
+assert len(counted) == total, (len(counted), total)
+assert sum(r["lands"] == "True" for r in counted) == landed
+# A number is partial (not counted) exactly when it averages fewer tasks than the paper's.
+for r in report:
+    if r["section"] in ("paper", "partial"):
+        expected = numbers[r["id"]]["tasks"]
+        used = int(r["selection"].split()[0])
+        assert (r["counted"] == "True") == (used >= expected), r
+golden_dir = os.path.join(data, "golden", "shockwave_tacc32")
+for r in report:
+    if r["section"] in ("paper", "partial"):
+        n = numbers[r["id"]]
+        expect(r["paper"], n["value"], r["id"])
+        rows = [t for t in tasks(n["sweep"])
+                if ("load" not in n or t["load"] == n["load"])
+                and ("interval_s" not in n or t["options"].get("interval_s", 60.0) == n["interval_s"])
+                and ("workloads" not in n or t["workload"] in n["workloads"])]
+        if n["kind"] == "ratio_mean":
+            value = np.mean([mean_of(rows, p, n["metric"]) / mean_of(rows, n["against"], n["metric"])
+                             for p in n["policies"]])
+        elif n["kind"] == "reduction":
+            value = 1 - mean_of(rows, n["policy"], "mean_jct_s") / mean_of(rows, n["against"],
+                                                                          "mean_jct_s")
+        else:
+            value = mean_of(rows, n["policy"], n["metric"]) / (3600 if n.get("unit") == "h" else 1)
+        expect(r["adaptsim"], value, r["id"])
+    elif r["section"] in ("reference run", "ratio to Shockwave (reference run)"):
+        rows = [t for t in tasks("canonical") if t["num_gpus"] == 32]
+        left, metric = r["id"].rsplit(".", 1)
+        policy = left.split("/")[0]
+        g = json.load(open(os.path.join(golden_dir, f"tacc_32gpus__{policy}__simulation.json")))
+        gs = json.load(open(os.path.join(golden_dir, "tacc_32gpus__shockwave__simulation.json")))
+
+        def golden(d):
+            rho = d["finish_time_fairness_list"]
+            return {"makespan_s": d["makespan"], "mean_jct_s": d["avg_jct"],
+                    "worst_ftf_rho": max(rho),
+                    "unfair_fraction_1_05": sum(x > 1.05 for x in rho) / len(rho)}[metric]
+        if "/" in left:
+            expect(r["paper"], golden(g) / golden(gs), r["id"])
+            expect(r["adaptsim"], mean_of(rows, policy, metric) / mean_of(rows, "shockwave",
+                                                                           metric), r["id"])
+        else:
+            expect(r["paper"], golden(g), r["id"])
+            expect(r["adaptsim"], mean_of(rows, policy, metric), r["id"])
+    elif r["section"] == "artifact run":
+        policy, workload = r["id"].split(".")
+        avgs = json.load(open(os.path.join(data, "pollux", "results-jobload", f"{policy}-1.0",
+                                           "summary.json")))["avgs"]
+        expect(r["paper"], avgs[workload], r["id"])
+        rows = [t for t in tasks("pollux_jobload") if t["load"] == 1.0 and t["workload"] == workload]
+        expect(r["adaptsim"], mean_of(rows, policy, "mean_jct_s"), r["id"])
+    else:
+        raise AssertionError(f"unknown section {r['section']}")
+    paper_value, ours = float(r["paper"]), float(r["adaptsim"])
+    if r["check"] == "direction":
+        pivot = numbers[r["id"]]["pivot"] if r["id"] in numbers else 1.0
+        assert (r["lands"] == "True") == ((paper_value - pivot) * (ours - pivot) > 0), r
+
+# ---- the figures: files, resolution, data -----------------------------------------------------
+figdir = os.path.join(out, "figures")
+pngs = sorted(glob.glob(os.path.join(figdir, "**", "*.png"), recursive=True))
+assert pngs, "no figure"
+
+
+def png_dpi(path):
+    """Horizontal resolution from the PNG's pHYs chunk (pixels per metre -> dpi)."""
+    blob = open(path, "rb").read()
+    at = blob.find(b"pHYs")
+    assert at > 0, f"{path}: no pHYs chunk"
+    ppm_x, _, unit = struct.unpack(">IIB", blob[at + 4:at + 13])
+    assert unit == 1, path
+    return ppm_x * 0.0254
+
+
+for png in pngs:
+    stem = png[:-4]
+    assert os.path.getsize(stem + ".pdf") > 1000, f"{stem}.pdf missing"
+    assert os.path.exists(stem + ".csv"), f"{stem}.csv missing"
+    assert png_dpi(png) >= 150, f"{png}: {png_dpi(png):.0f} dpi"
+
+
+def scenario(t):
+    return f"{t['num_jobs']} jobs · {t['num_gpus']} GPUs"
+
+
+def figure_rows(name):
+    return list(csv.DictReader(open(os.path.join(figdir, name + ".csv"))))
+
+
+def check_canonical(rows, name):
+    for r in figure_rows(name):
+        ts = [t for t in rows if scenario(t) == r["scenario"]]
+        policy = [p for p, d in DISPLAY.items() if d == r["policy"]][0]
+        expect(r["normalised"], mean_of(ts, policy, r["metric"]) / mean_of(ts, "shockwave",
+                                                                          r["metric"]), name)
+
+
+if paper == "shockwave":
+    canonical = tasks("canonical") + tasks("pollux_canonical")
+    names = [os.path.relpath(p, figdir)[:-4] for p in pngs]
+    for name in names:
+        group, fig = name.split("/")
+        rows = {"canonical": canonical, "scale": tasks("scale"),
+                "planning_window": tasks("planning_window")}[group]
+        if fig.startswith("canonical_"):
+            check_canonical(rows, name)
+        elif fig == "scale":
+            # Per-scale options (a zip of GPUs and Shockwave's k) do not split a policy's line.
+            assert {r["policy"] for r in figure_rows(name)} <= set(DISPLAY.values()), name
+            for r in figure_rows(name):
+                policy = [p for p, d in DISPLAY.items() if d == r["policy"]][0]
+                ts = [t for t in rows if t["num_gpus"] == int(r["num_gpus"])]
+                expect(r["mean"], mean_of(ts, policy, r["metric"]), name)
+        elif fig == "window":
+            for r in figure_rows(name):
+                ts = [t for t in rows if r["row"].startswith(scenario(t)) and same(
+                    t["options"]["future_rounds"] * t["round_duration_s"] / 60, r["window_min"])]
+                values = [t[r["metric"]] for t in ts]
+                expect(r["mean"], np.mean(values), name)
+                expect(r["min"], np.min(values), name)
+                expect(r["max"], np.max(values), name)
+                expect(r["n"], len(values), name)
+        elif fig.startswith("rho_cdf_"):
+            fr = figure_rows(name)
+            for label in {r["policy"] for r in fr}:
+                policy = [p for p, d in DISPLAY.items() if d == label][0]
+                rho = np.sort(np.concatenate([t["rho"] for t in rows if t["policy"] == policy]))
+                rho = rho[np.isfinite(rho)]
+                plotted = [float(r["ftf_rho"]) for r in fr if r["policy"] == label]
+                assert len(plotted) == len(rho), (name, label)
+                for a, b in zip(plotted, rho):
+                    expect(a, b, name)
+        else:
+            raise AssertionError(f"unexpected figure {name}")
+    assert any(n.endswith("/window") for n in names) and any("canonical/canonical_" in n
+                                                             for n in names), names
+else:
+    load = tasks("pollux_jobload")
+    for r in figure_rows("pollux_mean_jct_vs_load"):
+        ts = [t for t in load if t["load"] == float(r["load"])]
+        expect(r["mean"], mean_of(ts, r["policy"], "mean_jct_s"), "jobload")
+        expect(r["count"], len([t for t in ts if t["policy"] == r["policy"]]), "jobload")
+    cdf = figure_rows("pollux_jct_cdf")
+    loads = {t["load"] for t in load}
+    at = 1.0 if 1.0 in loads else min(loads)  # the CDF's load: 1.0, else the lowest
+    assert len(cdf) == sum(len(t["jct"]) for t in load if t["load"] == at), len(cdf)
+    for policy in {r["policy"] for r in cdf}:
+        ours = sorted(float(r["jct_s"]) for r in cdf if r["policy"] == policy)
+        theirs = sorted(np.concatenate([t["jct"] for t in load if t["load"] == at
+                                        and t["policy"] == policy]))
+        for a, b in zip(ours, theirs):
+            expect(a, b, "jct cdf")
+    interval = tasks("pollux_interval")
+    for r in figure_rows("pollux_interval"):
+        ts = [t for t in interval + load if t["policy"] == "pollux" and t["load"] == at
+              and t["options"].get("interval_s", 60.0) == float(r["interval_s"])]
+        expect(r["mean"], np.mean([t["mean_jct_s"] for t in ts]), "interval")
+
+# ---- text elements, read back from the Figure objects (the figures are drawn again) -----------
+import reproduction_report  # noqa: E402
+import figure_texts  # noqa: E402
+
+seen = figure_texts.check_saved_figures()
+with tempfile.TemporaryDirectory() as tmp:
+    for h5 in glob.glob(os.path.join(out, "*.h5")):
+        os.symlink(h5, os.path.join(tmp, os.path.basename(h5)))
+    drawn = reproduction_report.draw(paper, tmp, data, os.path.join(src, "experiments",
+                                                                    "paper_numbers.toml"))
+assert len(drawn) == len(pngs), (drawn, pngs)
+assert any("GPUs" in t for t in seen), "no title names the scenario"
+
+# ---- the second run resumed --------------------------------------------------------------------
+err = open(os.path.join(out, "second_run.err")).read()
+runs = re.findall(r"adaptsim: (\d+) tasks run in", err)
+assert runs and all(n == "0" for n in runs), runs
+print(f"reproduce {paper} ok: {total} report numbers ({landed} land), {len(pngs)} figures, "
+      f"{checked} values equal the results files, {len(seen)} figure texts checked")
