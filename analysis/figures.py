@@ -15,7 +15,7 @@ canonical comparison). Writes into DIR, each as PDF, PNG (200 dpi) and CSV (the 
                   over --window-spread values and seeds as a line, their min-max as a band
   rho_cdf_<n>     CDF of per-job finish-time fairness rho, one line per policy, per scenario
 and figures_data.csv: every number in the long format of `adaptsim report --format csv` (table,
-scenario, policy, x, metric, stat, value; definitions in src/harness/results_analysis.hpp; the
+scenario, policy, x, metric, stat, value; definitions in include/adaptsim/results_analysis.hpp; the
 figures test checks that both agree and equal the results file). A figure is drawn only when
 its data exist (scale: more than one cluster size; window: tasks with the window option).
 Needs Debian's python3-h5py, -pandas, -matplotlib, -numpy (scripts/install-deps).

@@ -1,5 +1,5 @@
 """Test helper: reads the text elements back from every matplotlib Figure that
-analysis/adaptsim_style.save() writes, and fails on one that contains '{' or exceeds 40
+the save() function of analysis/adaptsim_style.py writes, and fails on one that contains '{' or exceeds 40
 characters (adaptsim_style.MAX_TEXT)."""
 import adaptsim_style
 
