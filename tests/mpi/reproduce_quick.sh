@@ -12,6 +12,7 @@ if [ ! -d "$data" ]; then
 fi
 export ADAPTSIM_DATA="$data"
 rm -rf "$out" "$out.bad.txt"
+mkdir -p "$(dirname "$out")"
 run() {
   "$mpiexec" --oversubscribe -n 2 "$adaptsim" reproduce "$paper" --out "$out" \
     --experiments "$src/tests/reproduce" --paper-numbers "$src/experiments/paper_numbers.toml"
