@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/metrics.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
@@ -90,6 +91,7 @@ void BenchShockwave(const std::string& data, adaptsim::ShockwaveSolver solver) {
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     adaptsim::SimulationResult result = adaptsim::Simulate(trace, table, policy, options);
+    adaptsim::ComputeMetrics(result, options.num_gpus);
     const double cpu_s = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     const double wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

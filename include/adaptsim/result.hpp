@@ -27,8 +27,9 @@ struct JobResult {
   double completion_time_s = 0.0;  ///< finish of the last micro-task
   double jct_s = 0.0;              ///< completion − trace arrival
   double exclusive_time_s = 0.0;   ///< T_excl of the profile
-  double ftf_rho = 0.0;            ///< static finish-time fairness ρ (§10)
-  double ftf_rho_themis = 0.0;     ///< Themis-style ρ (contention = mean active jobs / G)
+  double ftf_rho = 0.0;            ///< static finish-time fairness ρ (§10), from ComputeMetrics
+  double ftf_rho_themis = 0.0;     ///< Themis-style ρ (contention = mean active jobs / G), from
+                                   ///< ComputeMetrics; 0 when the engine records no round stays
   int rounds_run = 0;              ///< executed micro-tasks (failures included)
   int restarts = 0;                ///< rounds charged the restart overhead
   JobOutcome outcome = JobOutcome::kUnfinished;
@@ -54,7 +55,7 @@ struct ThroughputSample {
   int batch_size = 0;
 };
 
-/// Summary metrics (docs/mechanism.md §10). Fractions are in [0, 1].
+/// Summary metrics (docs/mechanism.md §10), derived by ComputeMetrics. Fractions are in [0, 1].
 struct SummaryMetrics {
   double makespan_s = 0.0;
   double mean_jct_s = 0.0;
@@ -74,7 +75,17 @@ struct SummaryMetrics {
   int num_failed_jobs = 0;
 };
 
-/// One simulation's output. `status`: "ok", "timeout", "failed", "cancelled" (never stored).
+/// The rounds a job spent in the cluster under the round engine: the indices [admitted_round,
+/// departed_round) of `SimulationResult::rounds` scheduled while it was active. The Themis-style ρ
+/// averages the active jobs over them (docs/mechanism.md §10).
+struct JobStay {
+  int admitted_round = 0;
+  int departed_round = 0;  ///< rounds scheduled before the job left (or before the run stopped)
+};
+
+/// One simulation's output: the facts an engine records. `jobs[*].ftf_rho`, `ftf_rho_themis` and
+/// `summary` are derived from them by ComputeMetrics (adaptsim/metrics.hpp), once per task.
+/// `status`: "ok", "timeout", "failed", "cancelled" (never stored).
 struct SimulationResult {
   std::string status = "ok";
   std::string message;
@@ -84,7 +95,14 @@ struct SimulationResult {
   std::vector<double> gpu_busy_time_s;  ///< per worker id
   std::int64_t lease_extensions = 0;
   std::int64_t lease_extension_opportunities = 0;
-  SummaryMetrics summary;
+  /// Simulated time at which the engine stopped; the makespan of a run stopped before every job
+  /// left (status "timeout" or "failed"). Like `round_stays`, an input of ComputeMetrics that is
+  /// neither stored nor sent between ranks.
+  double end_time_s = 0.0;
+  /// Round engine: per job (trace order) its stay; empty when the engine has no rounds of the
+  /// reference's kind (interval engine), in which case no Themis-style ρ is derived.
+  std::vector<JobStay> round_stays;
+  SummaryMetrics summary;  ///< derived by ComputeMetrics
   std::map<std::string, double> policy_statistics;
   double wall_time_s = 0.0;  ///< measured, informational only
 };

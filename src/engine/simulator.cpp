@@ -9,7 +9,6 @@
 
 #include "adaptsim/adaptation.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/python_round.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/workload.hpp"
 #include "placement.hpp"
@@ -117,6 +116,7 @@ void Engine::Prepare() {
   }
   remaining_jobs_ = trace_.jobs.size();
   result_.gpu_busy_time_s.assign(options_.num_gpus, 0.0);
+  result_.round_stays.assign(trace_.jobs.size(), JobStay{});
 }
 
 // §5.2 step 2: jump to the end of the round just dispatched, else to the next arrival.
@@ -219,15 +219,9 @@ void Engine::Remove(JobId id, JobOutcome outcome) {
   record.jct_s = record.completion_time_s - record.arrival_time_s;
   record.rounds_run = job.rounds_run;
   record.restarts = job.restarts;
-  // Themis-style ρ: contention = mean active jobs over the job's rounds (`scheduler.py:2924-2940`).
-  double sum = 0.0;
-  int count = 0;
-  for (int r = job.admitted_round; r < round_ && r < static_cast<int>(result_.rounds.size()); ++r) {
-    sum += result_.rounds[r].active_jobs;
-    ++count;
-  }
-  double contention = std::max(1.0, (count > 0 ? sum / count : 1.0) / options_.num_gpus);
-  record.ftf_rho_themis = PythonRound(record.jct_s / (record.exclusive_time_s * contention), 5);
+  // The stay from which metrics derive the Themis-style ρ (docs/mechanism.md §10).
+  result_.round_stays[id] = {job.admitted_round,
+                             std::min(round_, static_cast<int>(result_.rounds.size()))};
   active_.erase(id);
   current_assignments_.erase(id);
   --remaining_jobs_;
@@ -376,7 +370,7 @@ SimulationResult Engine::Run() {
   if (const std::string note = scheduler_.Diagnostics(); !note.empty()) {
     result_.message = result_.message.empty() ? note : result_.message + "; " + note;
   }
-  result_.summary.makespan_s = now_s_;
+  result_.end_time_s = now_s_;
   result_.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result_;

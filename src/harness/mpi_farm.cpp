@@ -399,6 +399,7 @@ class Worker {
     summary.rounds.clear();
     summary.throughput_timeline.clear();
     summary.gpu_busy_time_s.clear();
+    summary.round_stays.clear();
     return summary;
   }
 

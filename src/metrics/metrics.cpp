@@ -15,6 +15,19 @@ double StaticFtfRho(double jct_s, double exclusive_time_s, int num_trace_jobs, i
   return PythonRound(jct_s / (exclusive_time_s * contention), 5);
 }
 
+double ThemisFtfRho(double jct_s, double exclusive_time_s, const JobStay& stay,
+                    const std::vector<RoundResult>& rounds, int num_gpus) {
+  double sum = 0.0;
+  int count = 0;
+  const int end = std::min(stay.departed_round, static_cast<int>(rounds.size()));
+  for (int r = stay.admitted_round; r < end; ++r) {
+    sum += rounds[r].active_jobs;
+    ++count;
+  }
+  const double contention = std::max(1.0, (count > 0 ? sum / count : 1.0) / num_gpus);
+  return PythonRound(jct_s / (exclusive_time_s * contention), 5);
+}
+
 double Percentile(std::vector<double> values, double q) {
   if (values.empty()) return std::nan("");
   std::sort(values.begin(), values.end());
@@ -60,21 +73,37 @@ void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summar
 
 }  // namespace
 
-void ComputeMetrics(SimulationResult& result, int num_gpus) {
-  SummaryMetrics& summary = result.summary;
+RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
+  RunMetrics metrics;
+  SummaryMetrics& summary = metrics.summary;
   const int num_trace_jobs = static_cast<int>(result.jobs.size());
+  metrics.ftf_rho.assign(result.jobs.size(), 0.0);
+  metrics.ftf_rho_themis.assign(result.jobs.size(), 0.0);
+  const bool has_stays = result.round_stays.size() == result.jobs.size();
   std::vector<double> jcts, rhos;
   int restarts = 0;
-  summary.num_deadline_completions = summary.num_failed_jobs = 0;
-  for (JobResult& job : result.jobs) {
+  bool all_left = true;
+  double last_departure_s = 0.0;
+  for (std::size_t j = 0; j < result.jobs.size(); ++j) {
+    const JobResult& job = result.jobs[j];
     restarts += job.restarts;
-    if (job.outcome == JobOutcome::kUnfinished) continue;
-    job.ftf_rho = StaticFtfRho(job.jct_s, job.exclusive_time_s, num_trace_jobs, num_gpus);
+    if (job.outcome == JobOutcome::kUnfinished) {
+      all_left = false;
+      continue;
+    }
+    last_departure_s = std::max(last_departure_s, job.completion_time_s);
+    metrics.ftf_rho[j] = StaticFtfRho(job.jct_s, job.exclusive_time_s, num_trace_jobs, num_gpus);
+    if (has_stays) {
+      metrics.ftf_rho_themis[j] = ThemisFtfRho(job.jct_s, job.exclusive_time_s,
+                                               result.round_stays[j], result.rounds, num_gpus);
+    }
     jcts.push_back(job.jct_s);
-    rhos.push_back(job.ftf_rho);
+    rhos.push_back(metrics.ftf_rho[j]);
     summary.num_deadline_completions += job.outcome == JobOutcome::kDeadline;
     summary.num_failed_jobs += job.outcome == JobOutcome::kFailed;
   }
+  // §10: the loop exits when the last job leaves; a stopped run ends at the engine's stop time.
+  summary.makespan_s = all_left ? last_departure_s : result.end_time_s;
   summary.num_jobs = num_trace_jobs;
   summary.num_rounds = static_cast<int>(result.rounds.size());
   summary.restarts_per_job =
@@ -93,6 +122,16 @@ void ComputeMetrics(SimulationResult& result, int num_gpus) {
           ? 100.0 * static_cast<double>(result.lease_extensions) /
                 static_cast<double>(result.lease_extension_opportunities)
           : 0.0;
+  return metrics;
+}
+
+void ComputeMetrics(SimulationResult& result, int num_gpus) {
+  RunMetrics metrics = DeriveMetrics(result, num_gpus);
+  for (std::size_t j = 0; j < result.jobs.size(); ++j) {
+    result.jobs[j].ftf_rho = metrics.ftf_rho[j];
+    result.jobs[j].ftf_rho_themis = metrics.ftf_rho_themis[j];
+  }
+  result.summary = metrics.summary;
 }
 
 }  // namespace adaptsim
