@@ -32,6 +32,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
+#include "exit_status.hpp"
 #include "mpi_farm.hpp"
 #include "result_serialization.hpp"
 #include "signals.hpp"
@@ -439,20 +440,14 @@ class Worker {
 /// Rank 0: prepares the plan; returns the code to broadcast (0 = go).
 int PrepareOnRoot(const SweepCommandOptions& options, int rank_count,
                   std::optional<SweepPlan>& plan) {
-  try {
+  return ExitStatusOf([&] {
     plan = MakePlan(options, rank_count);
     if (options.dry_run) {
       PrintDryRun(*plan, stdout);
       return kExitNothingToRun;
     }
     return 0;
-  } catch (const InputError& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
-    return 2;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
-    return 1;
-  }
+  });
 }
 
 }  // namespace

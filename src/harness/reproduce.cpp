@@ -19,6 +19,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
+#include "exit_status.hpp"
 #include "mpi_farm.hpp"
 #include "signals.hpp"
 
@@ -93,7 +94,7 @@ SweepCommandOptions SweepOptions(const ReproduceOptions& options, const Reproduc
 /// Rank 0 before any sweep: the selection, the spec files and the output folder. Returns the
 /// exit code to broadcast (0 = go).
 int Prepare(const ReproduceOptions& options, std::vector<ReproductionSweep>& sweeps) {
-  try {
+  return ExitStatusOf([&] {
     sweeps = Selected(options);
     for (const ReproductionSweep& sweep : sweeps) {
       fs::path spec = fs::path(options.experiments_dir) / sweep.spec_file;
@@ -103,13 +104,7 @@ int Prepare(const ReproduceOptions& options, std::vector<ReproductionSweep>& swe
     }
     fs::create_directories(options.out_dir);  // also for --dry-run: the sweeps check it exists
     return 0;
-  } catch (const InputError& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
-    return 2;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
-    return 1;
-  }
+  });
 }
 
 /// The reference data folder handed to the report: $ADAPTSIM_DATA, else the sweeps' default

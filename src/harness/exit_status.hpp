@@ -1,0 +1,27 @@
+// How the command-line stages of the harness turn an exception into a process exit status.
+#pragma once
+
+#include <cstdio>
+#include <exception>
+
+#include "adaptsim/error.hpp"
+
+namespace adaptsim {
+
+/// Runs `body` (returning an exit status) and prints an exception it throws as one line
+/// `adaptsim: error: <what>` on stderr. Returns body's status, 2 for an InputError (bad input:
+/// the message names file, line and field) and 1 for any other exception.
+template <typename Body>
+int ExitStatusOf(Body&& body) {
+  try {
+    return body();
+  } catch (const InputError& error) {
+    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
+    return 1;
+  }
+}
+
+}  // namespace adaptsim
