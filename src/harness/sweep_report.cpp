@@ -21,9 +21,8 @@ std::string TraceName(const std::string& path) {
 void SweepReport::Add(const TaskRecord& record) {
   const TaskKeys& config = record.keys;
   rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy,
-                   config.policy_options, config.round_duration_s,
-                   config.num_gpus, config.seed, record.result.status,
-                   record.result.summary});
+                   config.policy_options, config.round_duration_s, config.num_gpus, config.seed,
+                   record.result.status, record.result.summary});
   if (record.result.status != "ok") ++failures_;
 }
 
