@@ -165,6 +165,10 @@ def interval_figure(summary, artifact):
     colour, marker = st.style("Pollux")
     ax.errorbar(table.interval_min, table.mean_jct_h, yerr=table["std"].fillna(0) / 3600,
                 marker=marker, color=colour, capsize=3, label="Pollux (adaptsim)")
+    if table["count"].nunique() > 1:  # a partial sweep: say how many workloads each point averages
+        for _, row in table.iterrows():
+            ax.annotate(f"n={int(row['count'])}", (row.interval_min, row.mean_jct_h),
+                        textcoords="offset points", xytext=(6, -12), fontsize=7, color=colour)
     if artifact and (d.load == 1.0).all():  # the artifact's runs are at load 1.0
         ax.plot([s / 60 for s in artifact], list(artifact.values()), "--", marker=marker,
                 mfc="none", color=colour, alpha=0.8, label="Pollux (artifact)")
