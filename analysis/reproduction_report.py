@@ -217,6 +217,7 @@ def number_rows(numbers, paper, results):
         rows.append(row("paper", n["id"], n["what"], n["source"], float(n["value"]), ours,
                         n["check"], lands(n["check"], float(n["value"]), ours, n.get("pivot"),
                                           n.get("tolerance")), n["sweep"], f"{used} tasks"))
+        rows[-1]["note"] = " ".join(n.get("note", "").split())
         rows[-1]["counted"] = used >= expected
         if used < expected:
             rows[-1]["section"] = "partial"
@@ -270,6 +271,9 @@ def write_report(paper, results, rows, notes, sweeps, written, out_md):
                     f"{r['selection'].split(' ')[0]} |")
             lines.append(line + (f" {r['source']} |" if len(sources) > 1 else ""))
         lines.append("")
+        for r in members:
+            if r.get("note"):
+                lines += [f"Note on *{r['what']}*: {r['note']}", ""]
     if notes:
         lines += ["## Not compared", ""] + [f"* {n}" for n in notes] + [""]
     lines += ["## Figures", ""]
