@@ -76,11 +76,19 @@ double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, in
 /// Φ(n); -infinity if some s_j(n_j) exceeds its cap (beyond 1e-6 s).
 double WindowObjective(const WindowProblem& problem, const std::vector<int>& rounds);
 
+/// Options of SolveWindowStructured.
+struct WindowStructuredOptions {
+  /// Run the local search (step 4) as its reference implementation, O(N²·T) per pass, instead of
+  /// the sparse one (same result, near-linear per pass); for tests and benchmarks.
+  bool reference_local_search = false;
+};
+
 /// The structured solver: bisection for the smallest feasible max-remaining level M, then for
 /// each candidate level M (values s_j(n), increasing, pruned by the relaxation bound) the
 /// greedy fill of the rounds left by marginal utility per GPU under exact layout feasibility;
 /// returns the best Φ, laid out with RankedLayout(π). kInfeasible when the finish-time caps
 /// cannot all be met. Not thread-safe per problem; no state.
-WindowSolution SolveWindowStructured(const WindowProblem& problem);
+WindowSolution SolveWindowStructured(const WindowProblem& problem,
+                                     const WindowStructuredOptions& options = {});
 
 }  // namespace adaptsim

@@ -175,8 +175,10 @@ WindowProblem ShockwavePolicy::BuildProblem(const ClusterState& state, double sh
 
 WindowSolution ShockwavePolicy::Solve(const WindowProblem& problem) {
   WindowSolution solution;
-  if (config_.solver == ShockwaveSolver::kStructured) {
-    solution = SolveWindowStructured(problem);
+  if (config_.solver != ShockwaveSolver::kGeneral) {
+    WindowStructuredOptions options;
+    options.reference_local_search = config_.solver == ShockwaveSolver::kStructuredReference;
+    solution = SolveWindowStructured(problem, options);
   } else {
     MilpOptions options;
     options.relative_gap = config_.solver_rel_gap;
@@ -222,21 +224,19 @@ WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, do
   }
   WindowSolution relaxed = Solve(problem);
   if (!relaxed.HasSolution()) return {};
+  // The structured solver lays its solution out with RankedLayout(π) already, and π_j is the
+  // priority here: relaxed.x is the ranked layout.
+  if (config_.solver != ShockwaveSolver::kGeneral) return relaxed.x;
   std::vector<int> gpus;
   for (const WindowJob& job : problem.jobs) gpus.push_back(job.gpus);
-  WindowSchedule ranked;
-  if (config_.solver == ShockwaveSolver::kStructured) {
-    ranked = RankedLayout(gpus, relaxed.rounds, priority, problem.num_gpus, problem.num_rounds);
-  } else {
-    MilpOptions options;
-    options.relative_gap = config_.solver_rel_gap;
-    options.max_nodes = config_.solver_max_nodes;
-    options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
-    ranked = SolveRankingGeneral(gpus, relaxed.rounds, priority, problem.num_gpus,
-                                 problem.num_rounds, options);
-    // Empty only when CBC found no solution: the relaxed layout is then used unranked.
-    RecordSolverOutcome(ranked.empty() ? WindowStatus::kError : WindowStatus::kOptimal);
-  }
+  MilpOptions options;
+  options.relative_gap = config_.solver_rel_gap;
+  options.max_nodes = config_.solver_max_nodes;
+  options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
+  WindowSchedule ranked = SolveRankingGeneral(gpus, relaxed.rounds, priority, problem.num_gpus,
+                                              problem.num_rounds, options);
+  // Empty only when CBC found no solution: the relaxed layout is then used unranked.
+  RecordSolverOutcome(ranked.empty() ? WindowStatus::kError : WindowStatus::kOptimal);
   return ranked.empty() ? relaxed.x : ranked;
 }
 
