@@ -78,9 +78,11 @@ double WindowObjective(const WindowProblem& problem, const std::vector<int>& rou
 
 /// Options of SolveWindowStructured.
 struct WindowStructuredOptions {
-  /// Run the local search (step 4) as its reference implementation, O(N²·T) per pass, instead of
-  /// the sparse one (same result, near-linear per pass); for tests and benchmarks.
-  bool reference_local_search = false;
+  /// Run the reference implementations: the local search (step 4) as Improve, O(N²·T) per pass,
+  /// and RankedLayout with its job-by-job check (RankedLayoutOptions::sequential_check), instead
+  /// of the sparse local search and the grouped check (same results, near-linear); for tests and
+  /// benchmarks.
+  bool reference = false;
 };
 
 /// The structured solver: bisection for the smallest feasible max-remaining level M, then for

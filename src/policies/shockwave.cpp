@@ -177,7 +177,7 @@ WindowSolution ShockwavePolicy::Solve(const WindowProblem& problem) {
   WindowSolution solution;
   if (config_.solver != ShockwaveSolver::kGeneral) {
     WindowStructuredOptions options;
-    options.reference_local_search = config_.solver == ShockwaveSolver::kStructuredReference;
+    options.reference = config_.solver == ShockwaveSolver::kStructuredReference;
     solution = SolveWindowStructured(problem, options);
   } else {
     MilpOptions options;

@@ -86,6 +86,13 @@ std::vector<int> GreedyOrder(const std::vector<int>& gpus, const std::vector<int
   return order;
 }
 
+/// Whether two lists of rounds hold the same rounds.
+bool SameRounds(std::vector<int> a, std::vector<int> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
 std::vector<int> EarliestFit(const std::vector<int>& residual, int w, int n) {
   std::vector<int> chosen;
   for (int t = 0; t < static_cast<int>(residual.size()) && static_cast<int>(chosen.size()) < n;
@@ -100,9 +107,108 @@ double RankCost(const std::vector<double>& priority, const std::vector<int>& rou
   return rounds[j] > 0 ? priority[j] / rounds[j] : 0.0;
 }
 
+/// RoundOrder::Take(w, n) k times in a row on the free capacities `free`, computed at once:
+/// whether all k succeed, and `free` lowered to the same multiset of capacities (which rounds
+/// hold which value may differ; the greedy's later verdicts depend on the multiset only, as Take
+/// depends on the order of the values only).
+/// Why: a round with free capacity f offers the values f, f - w, ..., its "tokens" while >= w;
+/// each Take lowers the n rounds with the largest current values, i.e. takes the largest
+/// available token of n distinct rounds. The k Takes together take the k·n largest tokens with at
+/// most k per round (a token left while a smaller one is taken would contradict the choice of
+/// that step), and they all succeed iff Σ_t min(k, ⌊f_t/w⌋) >= k·n (largest value first is
+/// largest remaining token count first, the optimal order for picking n distinct rounds k
+/// times). Checked against the sequential greedy in tests/test_shockwave_window.cpp.
+/// O(T log G).
+bool TakeMany(std::vector<int>& free, int w, int n, int k) {
+  const int num_rounds = static_cast<int>(free.size());
+  if (n > num_rounds) return false;
+  const long need = static_cast<long>(k) * n;
+  long available = 0;
+  int top = 0;
+  for (int f : free) available += std::min(k, f / w), top = std::max(top, f);
+  if (available < need) return false;
+  // Tokens of round t: f - i·w for i < min(k, ⌊f/w⌋), all >= w. The largest x with at least
+  // k·n tokens >= x is the value of the smallest token taken.
+  auto at_least = [&](int x) {
+    long count = 0;
+    for (int f : free) {
+      const int tokens = std::min(k, f / w);
+      if (tokens > 0 && f >= x) count += std::min(tokens, (f - x) / w + 1);
+    }
+    return count;
+  };
+  int lo = w, hi = top;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (at_least(mid) >= need) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  std::vector<int> taken(num_rounds, 0);
+  long rest = need;
+  for (int t = 0; t < num_rounds; ++t) {
+    const int tokens = std::min(k, free[t] / w);
+    if (tokens > 0 && free[t] > lo) taken[t] = std::min(tokens, (free[t] - lo - 1) / w + 1);
+    rest -= taken[t];
+  }
+  for (int t = 0; t < num_rounds && rest > 0; ++t) {
+    if (taken[t] < std::min(k, free[t] / w) && free[t] - taken[t] * w == lo) ++taken[t], --rest;
+  }
+  for (int t = 0; t < num_rounds; ++t) free[t] -= taken[t] * w;
+  return rest == 0;
+}
+
+/// The jobs not yet placed by DensityLayout, counted by (gang size, n): the greedy layout of
+/// them (GreedyOrder: size descending, then n descending) is one TakeMany per group.
+class UnplacedGroups {
+ public:
+  UnplacedGroups(const std::vector<int>& gpus, const std::vector<int>& rounds, int num_rounds)
+      : gpus_(gpus), rounds_(rounds), width_(num_rounds + 2) {
+    for (int w : gpus) {
+      if (std::find(sizes_.begin(), sizes_.end(), w) == sizes_.end()) sizes_.push_back(w);
+    }
+    std::sort(sizes_.begin(), sizes_.end(), std::greater<int>());
+    count_.assign(sizes_.size() * width_, 0);
+    for (std::size_t j = 0; j < gpus.size(); ++j) Add(static_cast<int>(j), 1);
+  }
+
+  void Add(int j, int delta) {
+    if (rounds_[j] > 0) count_[Slot(j)] += delta;
+  }
+
+  /// Whether the greedy layout of the counted jobs succeeds on `free` (consumed).
+  bool Fit(std::vector<int>& free) const {
+    for (std::size_t c = 0; c < sizes_.size(); ++c) {
+      for (int n = width_ - 1; n >= 1; --n) {
+        const int k = count_[c * width_ + n];
+        if (k > 0 && !TakeMany(free, sizes_[c], n, k)) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::size_t Slot(int j) const {
+    const std::size_t c = std::find(sizes_.begin(), sizes_.end(), gpus_[j]) - sizes_.begin();
+    return c * width_ + std::min(rounds_[j], width_ - 1);
+  }
+
+  const std::vector<int>& gpus_;
+  const std::vector<int>& rounds_;
+  const int width_;
+  std::vector<int> sizes_;
+  std::vector<int> count_;
+};
+
 /// Step 1 of RankedLayout: density order with a greedy-layout check of the jobs still to place.
+/// The check is skipped when the earliest rounds are also the rounds with most room (either
+/// verdict then places j there) and, unless `sequential_check`, computed per (gang, n) group
+/// (UnplacedGroups) instead of job by job: same verdicts, O(groups · T log G) instead of O(N T).
 WindowSchedule DensityLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                             const std::vector<double>& priority, int num_gpus, int num_rounds) {
+                             const std::vector<double>& priority, int num_gpus, int num_rounds,
+                             bool sequential_check) {
   const int num_jobs = static_cast<int>(gpus.size());
   std::vector<int> order(num_jobs);
   std::iota(order.begin(), order.end(), 0);
@@ -111,31 +217,40 @@ WindowSchedule DensityLayout(const std::vector<int>& gpus, const std::vector<int
     return da != db ? da > db : gpus[a] > gpus[b];
   });
   const std::vector<int> greedy = GreedyOrder(gpus, rounds, num_rounds);
+  UnplacedGroups unplaced(gpus, rounds, num_rounds);
   WindowSchedule x(num_jobs, std::vector<char>(num_rounds, 0));
   std::vector<int> residual(num_rounds, num_gpus);
   std::vector<char> placed(num_jobs, 0);
   for (int j : order) {
     if (rounds[j] <= 0) continue;
     std::vector<int> chosen = EarliestFit(residual, gpus[j], rounds[j]);
+    const std::vector<int> largest = RoundOrder(residual).Largest(gpus[j], rounds[j]);
     bool ok = static_cast<int>(chosen.size()) == rounds[j];
-    if (ok) {
+    if (ok && !SameRounds(chosen, largest)) {
       std::vector<int> after = residual;
       for (int t : chosen) after[t] -= gpus[j];
-      RoundOrder rest(std::move(after));
-      for (int i : greedy) {
-        if (placed[i] || i == j || rounds[i] <= 0) continue;
-        if (!rest.Take(gpus[i], rounds[i], nullptr)) {
-          ok = false;
-          break;
+      if (sequential_check) {
+        RoundOrder rest(std::move(after));
+        for (int i : greedy) {
+          if (placed[i] || i == j || rounds[i] <= 0) continue;
+          if (!rest.Take(gpus[i], rounds[i], nullptr)) {
+            ok = false;
+            break;
+          }
         }
+      } else {
+        unplaced.Add(j, -1);
+        ok = unplaced.Fit(after);
+        unplaced.Add(j, 1);
       }
     }
-    if (!ok) chosen = RoundOrder(residual).Largest(gpus[j], rounds[j]);
+    if (!ok) chosen = largest;
     if (static_cast<int>(chosen.size()) < rounds[j]) {
       return BalancedLayout(gpus, rounds, num_gpus, num_rounds);
     }
     for (int t : chosen) residual[t] -= gpus[j], x[j][t] = 1;
     placed[j] = 1;
+    unplaced.Add(j, -1);
   }
   return x;
 }
@@ -245,8 +360,10 @@ bool LayoutFeasible(const std::vector<int>& gpus, const std::vector<int>& rounds
 }
 
 WindowSchedule RankedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                            const std::vector<double>& priority, int num_gpus, int num_rounds) {
-  WindowSchedule x = DensityLayout(gpus, rounds, priority, num_gpus, num_rounds);
+                            const std::vector<double>& priority, int num_gpus, int num_rounds,
+                            const RankedLayoutOptions& options) {
+  WindowSchedule x =
+      DensityLayout(gpus, rounds, priority, num_gpus, num_rounds, options.sequential_check);
   if (x.empty()) return x;
   for (int pass = 0; pass < kExchangePasses; ++pass) {
     if (!ExchangePass(x, gpus, rounds, priority, num_gpus)) break;

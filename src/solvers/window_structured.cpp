@@ -694,7 +694,7 @@ WindowSolution SolveWindowStructured(const WindowProblem& problem,
     const double value = WindowObjective(problem, n);
     if (value > best) best = value, best_n = std::move(n);
   }
-  if (options.reference_local_search || !PowerOfTwoGangs(problem)) {
+  if (options.reference || !PowerOfTwoGangs(problem)) {
     best_n = Improve(problem, tables, filler, std::move(best_n), floor);
   } else {
     best_n = LocalSearch(problem, tables, filler, floor).Run(std::move(best_n));
@@ -705,7 +705,9 @@ WindowSolution SolveWindowStructured(const WindowProblem& problem,
   solution.bound = utility_bound - problem.k * levels[lo];
   const double gap = (solution.bound - best) / std::max(1e-10, std::abs(best));
   solution.status = gap <= 1e-9 ? WindowStatus::kOptimal : WindowStatus::kFeasible;
-  solution.x = RankedLayout(gpus, best_n, priority, problem.num_gpus, rounds);
+  RankedLayoutOptions layout;
+  layout.sequential_check = options.reference;
+  solution.x = RankedLayout(gpus, best_n, priority, problem.num_gpus, rounds, layout);
   solution.solve_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return solution;
