@@ -319,7 +319,14 @@ bool ExchangePass(WindowSchedule& x, const std::vector<int>& gpus, const std::ve
         x[b][t] = 0, x[b][later] = 1;
         free[t] += gpus[b], free[later] -= gpus[b];
       }
-      members = RoundMembers(x, t, density);
+      // RoundMembers(x, t, density) updated in place: order (density, index) ascending.
+      const auto by_density_then_index = [&](int p, int q) {
+        return density[p] != density[q] ? density[p] < density[q] : p < q;
+      };
+      for (int b : evict) {
+        members.erase(std::lower_bound(members.begin(), members.end(), b, by_density_then_index));
+      }
+      members.insert(std::upper_bound(members.begin(), members.end(), a, by_density_then_index), a);
       cheapest = MinCost(members, priority, rounds);
       moved = true;
     }

@@ -270,6 +270,8 @@ class LocalSearch {
     m_ = n;
     BalancedLayoutInto(gpus_, n, problem_.num_gpus, rounds_, x_);
     free_.assign(rounds_, problem_.num_gpus);
+    members_.assign(rounds_, {});
+    slot_.assign(n.size() * rounds_, -1);
     used_ = 0;
     utility_sum_ = 0.0;
     utility_abs_ = 0.0;
@@ -277,7 +279,12 @@ class LocalSearch {
     by_gain_.assign(sizes_.size(), {});
     by_shortfall_.clear();
     for (int i = 0; i < num_jobs; ++i) {
-      for (int t = 0; t < rounds_; ++t) free_[t] -= x_[i][t] ? gpus_[i] : 0;
+      for (int t = 0; t < rounds_; ++t) {
+        if (!x_[i][t]) continue;
+        free_[t] -= gpus_[i];
+        slot_[static_cast<std::size_t>(i) * rounds_ + t] = static_cast<int>(members_[t].size());
+        members_[t].push_back(i);
+      }
       used_ += static_cast<long>(gpus_[i]) * n[i];
       utility_sum_ += Utility(i, n[i]);
       utility_abs_ += std::abs(Utility(i, n[i]));
@@ -302,9 +309,25 @@ class LocalSearch {
     m_[i] = value;
   }
 
-  void Flip(int i, int t, bool on) {
+  /// Sets x[i][t] and keeps free capacities and round members in step (no undo record).
+  void Set(int i, int t, bool on) {
     x_[i][t] = on ? 1 : 0;
     free_[t] += on ? -gpus_[i] : gpus_[i];
+    std::vector<int>& members = members_[t];
+    int& slot = slot_[static_cast<std::size_t>(i) * rounds_ + t];
+    if (on) {
+      slot = static_cast<int>(members.size());
+      members.push_back(i);
+    } else {
+      const int last = members.back();
+      members[slot] = last;
+      slot_[static_cast<std::size_t>(last) * rounds_ + t] = slot;
+      members.pop_back();
+    }
+  }
+
+  void Flip(int i, int t, bool on) {
+    Set(i, t, on);
     flips_.push_back({i, t});
   }
 
@@ -324,12 +347,11 @@ class LocalSearch {
   int MakeRoom(int i) {
     const int direct = RoomFor(i);
     if (direct >= 0) return direct;
-    const int num_jobs = static_cast<int>(gpus_.size());
     for (int t = 0; t < rounds_; ++t) {
       if (x_[i][t]) continue;
       const int deficit = gpus_[i] - free_[t];
-      for (int b = 0; b < num_jobs; ++b) {
-        if (b == i || !x_[b][t] || gpus_[b] < deficit) continue;
+      for (int b : members_[t]) {
+        if (gpus_[b] < deficit) continue;
         for (int to = 0; to < rounds_; ++to) {
           if (to == t || x_[b][to] || free_[to] < gpus_[b]) continue;
           Flip(b, t, false);
@@ -344,9 +366,7 @@ class LocalSearch {
   void Undo() {
     for (auto it = flips_.rbegin(); it != flips_.rend(); ++it) {
       const auto [i, t] = *it;
-      const bool on = x_[i][t] != 0;
-      x_[i][t] = on ? 0 : 1;
-      free_[t] += on ? gpus_[i] : -gpus_[i];
+      Set(i, t, x_[i][t] == 0);
     }
     flips_.clear();
     for (int i : changed_) m_[i] = n_[i], modified_[i] = 0;
@@ -499,6 +519,8 @@ class LocalSearch {
   std::vector<int> n_;
   WindowSchedule x_;
   std::vector<int> free_;
+  std::vector<std::vector<int>> members_;  ///< jobs in round t, any order
+  std::vector<int> slot_;                  ///< position of job i in members_[t], at i·T + t
   long used_ = 0;
   double utility_sum_ = 0.0, utility_abs_ = 0.0;
   std::vector<Entry> by_loss_, by_shortfall_;
