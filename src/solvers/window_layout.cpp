@@ -2,6 +2,7 @@
 #include "adaptsim/window_layout.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -118,22 +119,33 @@ double RankCost(const std::vector<double>& priority, const std::vector<int>& rou
 /// that step), and they all succeed iff Σ_t min(k, ⌊f_t/w⌋) >= k·n (largest value first is
 /// largest remaining token count first, the optimal order for picking n distinct rounds k
 /// times). Checked against the sequential greedy in tests/test_shockwave_window.cpp.
-/// O(T log G).
-bool TakeMany(std::vector<int>& free, int w, int n, int k) {
+/// O(T log G); `tokens` is scratch space.
+bool TakeMany(std::vector<int>& free, int w, int n, int k, std::vector<int>& tokens) {
   const int num_rounds = static_cast<int>(free.size());
   if (n > num_rounds) return false;
+  // Gang sizes are powers of two in practice: divide by shifting then.
+  const int shift = (w & (w - 1)) == 0 ? std::countr_zero(static_cast<unsigned>(w)) : -1;
+  const auto divide = [&](int v) { return shift >= 0 ? v >> shift : v / w; };
   const long need = static_cast<long>(k) * n;
+  tokens.resize(num_rounds);
   long available = 0;
   int top = 0;
-  for (int f : free) available += std::min(k, f / w), top = std::max(top, f);
+  for (int t = 0; t < num_rounds; ++t) {
+    tokens[t] = std::min(k, divide(free[t]));
+    available += tokens[t];
+    top = std::max(top, free[t]);
+  }
   if (available < need) return false;
-  // Tokens of round t: f - i·w for i < min(k, ⌊f/w⌋), all >= w. The largest x with at least
-  // k·n tokens >= x is the value of the smallest token taken.
+  if (available == need) {  // every token is taken
+    for (int t = 0; t < num_rounds; ++t) free[t] -= tokens[t] * w;
+    return true;
+  }
+  // Tokens of round t: f - i·w for i < tokens_t, all >= w. The largest x with at least k·n
+  // tokens >= x is the value of the smallest token taken.
   auto at_least = [&](int x) {
     long count = 0;
-    for (int f : free) {
-      const int tokens = std::min(k, f / w);
-      if (tokens > 0 && f >= x) count += std::min(tokens, (f - x) / w + 1);
+    for (int t = 0; t < num_rounds; ++t) {
+      if (tokens[t] > 0 && free[t] >= x) count += std::min(tokens[t], divide(free[t] - x) + 1);
     }
     return count;
   };
@@ -146,17 +158,17 @@ bool TakeMany(std::vector<int>& free, int w, int n, int k) {
       hi = mid - 1;
     }
   }
-  std::vector<int> taken(num_rounds, 0);
   long rest = need;
   for (int t = 0; t < num_rounds; ++t) {
-    const int tokens = std::min(k, free[t] / w);
-    if (tokens > 0 && free[t] > lo) taken[t] = std::min(tokens, (free[t] - lo - 1) / w + 1);
-    rest -= taken[t];
+    int taken =
+        tokens[t] > 0 && free[t] > lo ? std::min(tokens[t], divide(free[t] - lo - 1) + 1) : 0;
+    rest -= taken;
+    tokens[t] -= taken;  // tokens left
+    free[t] -= taken * w;
   }
   for (int t = 0; t < num_rounds && rest > 0; ++t) {
-    if (taken[t] < std::min(k, free[t] / w) && free[t] - taken[t] * w == lo) ++taken[t], --rest;
+    if (tokens[t] > 0 && free[t] == lo) free[t] -= w, --rest;
   }
-  for (int t = 0; t < num_rounds; ++t) free[t] -= taken[t] * w;
   return rest == 0;
 }
 
@@ -183,7 +195,7 @@ class UnplacedGroups {
     for (std::size_t c = 0; c < sizes_.size(); ++c) {
       for (int n = width_ - 1; n >= 1; --n) {
         const int k = count_[c * width_ + n];
-        if (k > 0 && !TakeMany(free, sizes_[c], n, k)) return false;
+        if (k > 0 && !TakeMany(free, sizes_[c], n, k, tokens_)) return false;
       }
     }
     return true;
@@ -200,6 +212,7 @@ class UnplacedGroups {
   const int width_;
   std::vector<int> sizes_;
   std::vector<int> count_;
+  mutable std::vector<int> tokens_;  // TakeMany's scratch
 };
 
 /// Step 1 of RankedLayout: density order with a greedy-layout check of the jobs still to place.
