@@ -341,24 +341,28 @@ class LocalSearch {
     return best;
   }
 
-  /// A round without job i that fits i, made if needed by moving one other job b from a round t
-  /// without i to a round t' without b that has room for it; -1 if neither works. Only a
+  /// A round without job i that fits i, made if needed by moving other jobs b out of a round t
+  /// without i, each into a round t' without b that has room for it (row sums and capacities
+  /// stay valid, so moves of a failed attempt are kept); -1 if no round could be cleared. Only a
   /// certificate: -1 does not mean that no layout exists.
   int MakeRoom(int i) {
     const int direct = RoomFor(i);
     if (direct >= 0) return direct;
     for (int t = 0; t < rounds_; ++t) {
       if (x_[i][t]) continue;
-      const int deficit = gpus_[i] - free_[t];
-      for (int b : members_[t]) {
-        if (gpus_[b] < deficit) continue;
-        for (int to = 0; to < rounds_; ++to) {
-          if (to == t || x_[b][to] || free_[to] < gpus_[b]) continue;
-          Flip(b, t, false);
-          Flip(b, to, true);
-          return t;
+      scratch_ = members_[t];
+      for (int b : scratch_) {
+        if (free_[t] >= gpus_[i]) break;
+        int to = -1;
+        for (int r = 0; r < rounds_; ++r) {
+          if (r == t || x_[b][r] || free_[r] < gpus_[b]) continue;
+          if (to < 0 || free_[r] > free_[to]) to = r;
         }
+        if (to < 0) continue;
+        Flip(b, t, false);
+        Flip(b, to, true);
       }
+      if (free_[t] >= gpus_[i]) return t;
     }
     return -1;
   }
@@ -521,6 +525,7 @@ class LocalSearch {
   std::vector<int> free_;
   std::vector<std::vector<int>> members_;  ///< jobs in round t, any order
   std::vector<int> slot_;                  ///< position of job i in members_[t], at i·T + t
+  std::vector<int> scratch_;
   long used_ = 0;
   double utility_sum_ = 0.0, utility_abs_ = 0.0;
   std::vector<Entry> by_loss_, by_shortfall_;
