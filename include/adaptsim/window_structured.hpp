@@ -78,10 +78,11 @@ double WindowObjective(const WindowProblem& problem, const std::vector<int>& rou
 
 /// Options of SolveWindowStructured.
 struct WindowStructuredOptions {
-  /// Run the reference implementations: the local search (step 4) as Improve, O(N²·T) per pass,
-  /// and RankedLayout with its job-by-job check (RankedLayoutOptions::sequential_check), instead
-  /// of the sparse local search and the grouped check (same results, near-linear); for tests and
-  /// benchmarks.
+  /// Run the reference implementations — the local search (docs/shockwave.md, step 4) with a
+  /// full victim scan, layout check and refill per candidate, O(N²·T) per pass, and RankedLayout
+  /// with its job-by-job check (RankedLayoutOptions::sequential_check) — instead of the sparse
+  /// local search and the grouped check (same results; docs/performance.md, "Shockwave at
+  /// scale"); for tests and benchmarks. Policy option solver = "structured_reference".
   bool reference = false;
 };
 
