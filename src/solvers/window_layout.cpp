@@ -38,16 +38,6 @@ class RoundOrder {
     return true;
   }
 
-  /// The first n rounds of the order if they all have room for w (else fewer).
-  std::vector<int> Largest(int w, int n) const {
-    std::vector<int> chosen;
-    for (int t : order_) {
-      if (static_cast<int>(chosen.size()) == n || residual_[t] < w) break;
-      chosen.push_back(t);
-    }
-    return chosen;
-  }
-
  private:
   struct LessFn {
     const std::vector<int>* residual;
@@ -87,20 +77,13 @@ std::vector<int> GreedyOrder(const std::vector<int>& gpus, const std::vector<int
   return order;
 }
 
-/// Whether two lists of rounds hold the same rounds.
-bool SameRounds(std::vector<int> a, std::vector<int> b) {
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  return a == b;
-}
-
-std::vector<int> EarliestFit(const std::vector<int>& residual, int w, int n) {
-  std::vector<int> chosen;
+/// The earliest n rounds with room for a gang of w (fewer if there are not n), into `chosen`.
+void EarliestFitInto(const std::vector<int>& residual, int w, int n, std::vector<int>& chosen) {
+  chosen.clear();
   for (int t = 0; t < static_cast<int>(residual.size()) && static_cast<int>(chosen.size()) < n;
        ++t) {
     if (residual[t] >= w) chosen.push_back(t);
   }
-  return chosen;
 }
 
 /// Ranking cost of job j per unit of round index: π_j / n_j (`shockwave.py:714-793`).
@@ -234,16 +217,33 @@ WindowSchedule DensityLayout(const std::vector<int>& gpus, const std::vector<int
   WindowSchedule x(num_jobs, std::vector<char>(num_rounds, 0));
   std::vector<int> residual(num_rounds, num_gpus);
   std::vector<char> placed(num_jobs, 0);
+  // Scratch buffers: rounds by (free desc, index), the earliest and the roomiest rounds for j.
+  std::vector<int> by_room(num_rounds), earliest, largest, after;
+  std::vector<char> in_earliest(num_rounds);
   for (int j : order) {
     if (rounds[j] <= 0) continue;
-    std::vector<int> chosen = EarliestFit(residual, gpus[j], rounds[j]);
-    const std::vector<int> largest = RoundOrder(residual).Largest(gpus[j], rounds[j]);
-    bool ok = static_cast<int>(chosen.size()) == rounds[j];
-    if (ok && !SameRounds(chosen, largest)) {
-      std::vector<int> after = residual;
-      for (int t : chosen) after[t] -= gpus[j];
+    EarliestFitInto(residual, gpus[j], rounds[j], earliest);
+    // RoundOrder(residual).Largest(w_j, n_j).
+    std::iota(by_room.begin(), by_room.end(), 0);
+    std::sort(by_room.begin(), by_room.end(), [&](int a, int b) {
+      return residual[a] != residual[b] ? residual[a] > residual[b] : a < b;
+    });
+    largest.clear();
+    for (int t : by_room) {
+      if (static_cast<int>(largest.size()) == rounds[j] || residual[t] < gpus[j]) break;
+      largest.push_back(t);
+    }
+    bool ok = static_cast<int>(earliest.size()) == rounds[j];
+    std::fill(in_earliest.begin(), in_earliest.end(), 0);
+    for (int t : earliest) in_earliest[t] = 1;
+    const bool same =
+        largest.size() == earliest.size() &&
+        std::all_of(largest.begin(), largest.end(), [&](int t) { return in_earliest[t]; });
+    if (ok && !same) {
+      after = residual;
+      for (int t : earliest) after[t] -= gpus[j];
       if (sequential_check) {
-        RoundOrder rest(std::move(after));
+        RoundOrder rest(after);
         for (int i : greedy) {
           if (placed[i] || i == j || rounds[i] <= 0) continue;
           if (!rest.Take(gpus[i], rounds[i], nullptr)) {
@@ -257,7 +257,7 @@ WindowSchedule DensityLayout(const std::vector<int>& gpus, const std::vector<int
         unplaced.Add(j, 1);
       }
     }
-    if (!ok) chosen = largest;
+    const std::vector<int>& chosen = ok ? earliest : largest;
     if (static_cast<int>(chosen.size()) < rounds[j]) {
       return BalancedLayout(gpus, rounds, num_gpus, num_rounds);
     }
