@@ -295,5 +295,93 @@ TEST(ShockwaveWindowCrossCheck, RankedLayoutIsCloseToTheRankingMilp) {
   EXPECT_LE(worst, 1.25);
 }
 
+// The sparse local search against its reference implementation on 300 random instances with
+// many jobs (fixed Philox seed; G ∈ {8, 16, 32, 64}, T ∈ 4..20, 10–120 jobs with gangs
+// {1, 2, 4, 8}, offered work up to 3× the window, fallback-like weights up to ~1e12, finish-time
+// caps on some instances): the same rounds n_j, the same layout, objective and status, bit for
+// bit.
+TEST(ShockwaveWindowStructured, SparseLocalSearchEqualsReference) {
+  Uniform u(1234567u);
+  WindowStructuredOptions reference;
+  reference.reference = true;
+  int feasible = 0;
+  for (int instance = 0; instance < 300; ++instance) {
+    const int gpus_options[] = {8, 16, 32, 64};
+    const int G = gpus_options[u.Int(0, 3)];
+    const int T = u.Int(4, 20);
+    const double ks[] = {0.0, 1e-3, 1.0, 1e5};
+    WindowProblem p = Base(G, T, ks[u.Int(0, 3)]);
+    const int jobs = u.Int(10, 120);
+    const bool capped = u.Next() < 0.3;
+    const double load = 0.3 + 2.7 * u.Next();  // offered GPU-rounds / G T
+    const double round_work = load * G * T / jobs;
+    for (int j = 0; j < jobs; ++j) {
+      WindowJob job;
+      const int sizes[] = {1, 1, 1, 1, 2, 2, 4, 8};
+      job.gpus = sizes[u.Int(0, 7)];
+      job.epochs = u.Int(2, 200);
+      job.progress = std::floor(u.Next() * job.epochs * 0.9);
+      job.mean_epoch_s = 5.0 + u.Next() * 300.0;
+      // Remaining work of about round_work / w_j rounds of 120 s, spread by a factor 4.
+      job.remaining_s = 120.0 * round_work / job.gpus * (0.25 + 1.75 * u.Next());
+      const double r = u.Next();
+      job.weight = r < 0.5 ? 1.0 : (r < 0.9 ? std::pow(1.0 + u.Next(), 5.0) : 1e12 * u.Next());
+      if (capped && u.Next() < 0.3) job.max_shortfall_s = job.remaining_s * (0.5 + u.Next());
+      p.jobs.push_back(job);
+    }
+    const WindowSolution fast = SolveWindowStructured(p);
+    const WindowSolution slow = SolveWindowStructured(p, reference);
+    ASSERT_EQ(fast.status, slow.status) << "instance " << instance;
+    if (!fast.HasSolution()) continue;
+    ++feasible;
+    EXPECT_EQ(fast.rounds, slow.rounds) << "instance " << instance;
+    EXPECT_EQ(fast.x, slow.x) << "instance " << instance;
+    EXPECT_EQ(fast.objective, slow.objective) << "instance " << instance;
+    EXPECT_EQ(fast.nodes, slow.nodes) << "instance " << instance;
+  }
+  RecordProperty("feasible", std::to_string(feasible));
+  EXPECT_GE(feasible, 200);
+}
+
+// RankedLayout's grouped check of the jobs still to place (one TakeMany per (gang, n) group)
+// against the job-by-job greedy check on 400 random instances (fixed Philox seed; G ∈ {8, 16,
+// 32, 64}, T ∈ 3..20, 5–150 jobs with gangs {1, 2, 4, 8}, n_j from a greedy layout that exists,
+// priorities 1 to ~1e12): the same layout, bit for bit.
+TEST(ShockwaveWindowLayout, GroupedCheckEqualsSequentialCheck) {
+  Uniform u(987654321u);
+  RankedLayoutOptions sequential;
+  sequential.sequential_check = true;
+  int checked = 0;
+  for (int instance = 0; instance < 400; ++instance) {
+    const int gpus_options[] = {8, 16, 32, 64};
+    const int G = gpus_options[u.Int(0, 3)];
+    const int T = u.Int(3, 20);
+    const int jobs = u.Int(5, 150);
+    std::vector<int> w, n;
+    std::vector<double> pi;
+    const double fill = 0.5 + 0.7 * u.Next();  // target share of the window's GPU-rounds
+    long used = 0;
+    for (int j = 0; j < jobs; ++j) {
+      const int sizes[] = {1, 1, 1, 1, 2, 2, 4, 8};
+      w.push_back(sizes[u.Int(0, 7)]);
+      const int room = static_cast<int>((fill * G * T - used) / w.back());
+      n.push_back(std::clamp(u.Int(0, T), 0, std::max(0, std::min(T, room))));
+      used += static_cast<long>(w.back()) * n.back();
+      const double r = u.Next();
+      pi.push_back(r < 0.4 ? 1.0 : (r < 0.8 ? std::pow(1.0 + u.Next(), 12.0) : 1e12 * u.Next()));
+    }
+    while (!LayoutFeasible(w, n, G, T)) {
+      const int j = u.Int(0, jobs - 1);
+      if (n[j] > 0) --n[j];
+    }
+    const WindowSchedule grouped = RankedLayout(w, n, pi, G, T);
+    const WindowSchedule reference = RankedLayout(w, n, pi, G, T, sequential);
+    ASSERT_TRUE(ValidLayout(grouped, w, n, G, T)) << "instance " << instance;
+    EXPECT_EQ(grouped, reference) << "instance " << instance;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 400);
+}
+
 }  // namespace
 }  // namespace adaptsim

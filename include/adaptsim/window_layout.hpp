@@ -29,6 +29,13 @@ bool BalancedLayoutInto(const std::vector<int>& gpus, const std::vector<int>& ro
 bool LayoutFeasible(const std::vector<int>& gpus, const std::vector<int>& rounds, int num_gpus,
                     int num_rounds);
 
+/// Options of RankedLayout.
+struct RankedLayoutOptions {
+  /// Check step 1's "jobs still to place keep a greedy layout" job by job, O(N·T) per job,
+  /// instead of per (gang size, n) group (same verdicts); for tests and benchmarks.
+  bool sequential_check = false;
+};
+
 /// A layout with row sums n_j that approximately minimises the reference's ranking objective
 /// Σ_{n_j > 0} (π_j / n_j) Σ_t t y_jt (`rank_in_schedule_jobs`, `shockwave.py:714-793`):
 /// 1. jobs by π_j / n_j take their earliest rounds while the jobs still to place keep a greedy
@@ -41,6 +48,7 @@ bool LayoutFeasible(const std::vector<int>& gpus, const std::vector<int>& rounds
 /// against CBC's ranking MILP on 200 random instances (tests/test_shockwave_window.cpp).
 /// Empty iff no layout exists.
 WindowSchedule RankedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                            const std::vector<double>& priority, int num_gpus, int num_rounds);
+                            const std::vector<double>& priority, int num_gpus, int num_rounds,
+                            const RankedLayoutOptions& options = {});
 
 }  // namespace adaptsim

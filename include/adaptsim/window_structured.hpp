@@ -76,11 +76,22 @@ double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, in
 /// Φ(n); -infinity if some s_j(n_j) exceeds its cap (beyond 1e-6 s).
 double WindowObjective(const WindowProblem& problem, const std::vector<int>& rounds);
 
+/// Options of SolveWindowStructured.
+struct WindowStructuredOptions {
+  /// Run the reference implementations — the local search (docs/shockwave.md, step 4) with a
+  /// full victim scan, layout check and refill per candidate, O(N²·T) per pass, and RankedLayout
+  /// with its job-by-job check (RankedLayoutOptions::sequential_check) — instead of the sparse
+  /// local search and the grouped check (same results; docs/performance.md, "Shockwave at
+  /// scale"); for tests and benchmarks. Policy option solver = "structured_reference".
+  bool reference = false;
+};
+
 /// The structured solver: bisection for the smallest feasible max-remaining level M, then for
 /// each candidate level M (values s_j(n), increasing, pruned by the relaxation bound) the
 /// greedy fill of the rounds left by marginal utility per GPU under exact layout feasibility;
 /// returns the best Φ, laid out with RankedLayout(π). kInfeasible when the finish-time caps
 /// cannot all be met. Not thread-safe per problem; no state.
-WindowSolution SolveWindowStructured(const WindowProblem& problem);
+WindowSolution SolveWindowStructured(const WindowProblem& problem,
+                                     const WindowStructuredOptions& options = {});
 
 }  // namespace adaptsim

@@ -22,23 +22,22 @@ constexpr double kMomentum = 0.9;       // `finish_time_momentumed_average`, `sh
 /// F̄ = 0.9 Σ_i ω_i F̂_i + 0.1 F̂_last, ω_i = (r_{i+1} - r_i)/(r_now - r_1) (`shockwave.py:480-501`).
 double MomentumAverage(const std::vector<std::pair<int, double>>& series, int now) {
   ADAPTSIM_CHECK(!series.empty());
-  std::vector<int> rounds;
-  for (const auto& entry : series) rounds.push_back(entry.first);
-  rounds.push_back(now);
-  std::vector<double> windows;
+  // Window of entry i: rounds until the next entry (until `now` for the last one).
+  const auto window = [&](std::size_t i) {
+    const int next = i + 1 < series.size() ? series[i + 1].first : now;
+    return static_cast<double>(next - series[i].first);
+  };
   double total = 0.0, largest = 0.0;
-  for (std::size_t i = 1; i < rounds.size(); ++i) {
-    windows.push_back(static_cast<double>(rounds[i] - rounds[i - 1]));
-    total += windows.back();
-    largest = std::max(largest, windows.back());
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    total += window(i);
+    largest = std::max(largest, window(i));
   }
   double average = 0.0;
   if (largest == 0.0) {
     ADAPTSIM_CHECK(series.size() == 1);
     average = series[0].second;
   } else {
-    for (std::size_t i = 0; i < series.size(); ++i)
-      average += windows[i] / total * series[i].second;
+    for (std::size_t i = 0; i < series.size(); ++i) average += window(i) / total * series[i].second;
   }
   return kMomentum * average + (1.0 - kMomentum) * series.back().second;
 }
@@ -175,8 +174,10 @@ WindowProblem ShockwavePolicy::BuildProblem(const ClusterState& state, double sh
 
 WindowSolution ShockwavePolicy::Solve(const WindowProblem& problem) {
   WindowSolution solution;
-  if (config_.solver == ShockwaveSolver::kStructured) {
-    solution = SolveWindowStructured(problem);
+  if (config_.solver != ShockwaveSolver::kGeneral) {
+    WindowStructuredOptions options;
+    options.reference = config_.solver == ShockwaveSolver::kStructuredReference;
+    solution = SolveWindowStructured(problem, options);
   } else {
     MilpOptions options;
     options.relative_gap = config_.solver_rel_gap;
@@ -222,21 +223,19 @@ WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, do
   }
   WindowSolution relaxed = Solve(problem);
   if (!relaxed.HasSolution()) return {};
+  // The structured solver lays its solution out with RankedLayout(π) already, and π_j is the
+  // priority here: relaxed.x is the ranked layout.
+  if (config_.solver != ShockwaveSolver::kGeneral) return relaxed.x;
   std::vector<int> gpus;
   for (const WindowJob& job : problem.jobs) gpus.push_back(job.gpus);
-  WindowSchedule ranked;
-  if (config_.solver == ShockwaveSolver::kStructured) {
-    ranked = RankedLayout(gpus, relaxed.rounds, priority, problem.num_gpus, problem.num_rounds);
-  } else {
-    MilpOptions options;
-    options.relative_gap = config_.solver_rel_gap;
-    options.max_nodes = config_.solver_max_nodes;
-    options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
-    ranked = SolveRankingGeneral(gpus, relaxed.rounds, priority, problem.num_gpus,
-                                 problem.num_rounds, options);
-    // Empty only when CBC found no solution: the relaxed layout is then used unranked.
-    RecordSolverOutcome(ranked.empty() ? WindowStatus::kError : WindowStatus::kOptimal);
-  }
+  MilpOptions options;
+  options.relative_gap = config_.solver_rel_gap;
+  options.max_nodes = config_.solver_max_nodes;
+  options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
+  WindowSchedule ranked = SolveRankingGeneral(gpus, relaxed.rounds, priority, problem.num_gpus,
+                                              problem.num_rounds, options);
+  // Empty only when CBC found no solution: the relaxed layout is then used unranked.
+  RecordSolverOutcome(ranked.empty() ? WindowStatus::kError : WindowStatus::kOptimal);
   return ranked.empty() ? relaxed.x : ranked;
 }
 

@@ -67,11 +67,14 @@ void ApplyKey(const std::string& key, const nlohmann::json& value, const std::st
     Check(value.is_boolean(), context, key, "expected true or false");
     config.solver_wall_clock = value.get<bool>();
   } else if (key == "solver") {
-    Check(value.is_string(), context, key, "expected \"structured\" or \"general\"");
+    Check(value.is_string(), context, key,
+          "expected \"structured\", \"structured_reference\" or \"general\"");
     const std::string name = value.get<std::string>();
-    Check(name == "structured" || name == "general", context, key,
-          "unknown solver '" + name + "' (known: structured, general)");
-    config.solver = name == "structured" ? ShockwaveSolver::kStructured : ShockwaveSolver::kGeneral;
+    Check(name == "structured" || name == "structured_reference" || name == "general", context, key,
+          "unknown solver '" + name + "' (known: structured, structured_reference, general)");
+    config.solver = name == "structured"             ? ShockwaveSolver::kStructured
+                    : name == "structured_reference" ? ShockwaveSolver::kStructuredReference
+                                                     : ShockwaveSolver::kGeneral;
   } else {
     std::string known;
     for (const char* k : kKnownKeys) known += (known.empty() ? "" : ", ") + std::string(k);

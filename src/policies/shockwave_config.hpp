@@ -11,7 +11,9 @@
 
 namespace adaptsim {
 
-enum class ShockwaveSolver { kStructured, kGeneral };
+/// kStructuredReference: the structured solver with its local search run as the reference
+/// implementation (same results, O(N²) per re-solve; for tests and benchmarks).
+enum class ShockwaveSolver { kStructured, kStructuredReference, kGeneral };
 
 struct ShockwaveConfig {
   int future_rounds = 20;  ///< T, planning window in rounds; >= 1
@@ -27,9 +29,10 @@ struct ShockwaveConfig {
                                  ///< only when solver_wall_clock is true (never in
                                  ///< reproduction mode)
   int solver_num_threads = 24;   ///< stored; CBC runs single-threaded (deterministic)
-  ShockwaveSolver solver = ShockwaveSolver::kStructured;  ///< "structured" | "general"
-  std::int64_t solver_max_nodes = 20000;                  ///< CBC node limit per MILP call; > 0
-  bool solver_wall_clock = false;  ///< apply solver_timeout (not reproducible)
+  ShockwaveSolver solver =
+      ShockwaveSolver::kStructured;       ///< "structured" | "structured_reference" | "general"
+  std::int64_t solver_max_nodes = 20000;  ///< CBC node limit per MILP call; > 0
+  bool solver_wall_clock = false;         ///< apply solver_timeout (not reproducible)
 
   /// Throws InputError(file=context, field=key) for out-of-range values: future_rounds < 1,
   /// rhomax <= 0, bases not increasing or outside [0, 1] or not starting at 0, negative k, ...

@@ -2,6 +2,7 @@
 #include "adaptsim/window_layout.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -35,16 +36,6 @@ class RoundOrder {
                scratch_.begin(), Less());
     order_.swap(scratch_);
     return true;
-  }
-
-  /// The first n rounds of the order if they all have room for w (else fewer).
-  std::vector<int> Largest(int w, int n) const {
-    std::vector<int> chosen;
-    for (int t : order_) {
-      if (static_cast<int>(chosen.size()) == n || residual_[t] < w) break;
-      chosen.push_back(t);
-    }
-    return chosen;
   }
 
  private:
@@ -86,13 +77,13 @@ std::vector<int> GreedyOrder(const std::vector<int>& gpus, const std::vector<int
   return order;
 }
 
-std::vector<int> EarliestFit(const std::vector<int>& residual, int w, int n) {
-  std::vector<int> chosen;
+/// The earliest n rounds with room for a gang of w (fewer if there are not n), into `chosen`.
+void EarliestFitInto(const std::vector<int>& residual, int w, int n, std::vector<int>& chosen) {
+  chosen.clear();
   for (int t = 0; t < static_cast<int>(residual.size()) && static_cast<int>(chosen.size()) < n;
        ++t) {
     if (residual[t] >= w) chosen.push_back(t);
   }
-  return chosen;
 }
 
 /// Ranking cost of job j per unit of round index: π_j / n_j (`shockwave.py:714-793`).
@@ -100,9 +91,120 @@ double RankCost(const std::vector<double>& priority, const std::vector<int>& rou
   return rounds[j] > 0 ? priority[j] / rounds[j] : 0.0;
 }
 
+/// RoundOrder::Take(w, n) k times in a row on the free capacities `free`, computed at once:
+/// whether all k succeed, and `free` lowered to the same multiset of capacities (which rounds
+/// hold which value may differ; the greedy's later verdicts depend on the multiset only, as Take
+/// depends on the order of the values only).
+/// Why: a round with free capacity f offers the values f, f - w, ..., its "tokens" while >= w;
+/// each Take lowers the n rounds with the largest current values, i.e. takes the largest
+/// available token of n distinct rounds. The k Takes together take the k·n largest tokens with at
+/// most k per round (a token left while a smaller one is taken would contradict the choice of
+/// that step), and they all succeed iff Σ_t min(k, ⌊f_t/w⌋) >= k·n (largest value first is
+/// largest remaining token count first, the optimal order for picking n distinct rounds k
+/// times). Checked against the sequential greedy in tests/test_shockwave_window.cpp.
+/// O(T log G); `tokens` is scratch space.
+bool TakeMany(std::vector<int>& free, int w, int n, int k, std::vector<int>& tokens) {
+  const int num_rounds = static_cast<int>(free.size());
+  if (n > num_rounds) return false;
+  // Gang sizes are powers of two in practice: divide by shifting then.
+  const int shift = (w & (w - 1)) == 0 ? std::countr_zero(static_cast<unsigned>(w)) : -1;
+  const auto divide = [&](int v) { return shift >= 0 ? v >> shift : v / w; };
+  const long need = static_cast<long>(k) * n;
+  tokens.resize(num_rounds);
+  long available = 0;
+  int top = 0;
+  for (int t = 0; t < num_rounds; ++t) {
+    tokens[t] = std::min(k, divide(free[t]));
+    available += tokens[t];
+    top = std::max(top, free[t]);
+  }
+  if (available < need) return false;
+  if (available == need) {  // every token is taken
+    for (int t = 0; t < num_rounds; ++t) free[t] -= tokens[t] * w;
+    return true;
+  }
+  // Tokens of round t: f - i·w for i < tokens_t, all >= w. The largest x with at least k·n
+  // tokens >= x is the value of the smallest token taken.
+  auto at_least = [&](int x) {
+    long count = 0;
+    for (int t = 0; t < num_rounds; ++t) {
+      if (tokens[t] > 0 && free[t] >= x) count += std::min(tokens[t], divide(free[t] - x) + 1);
+    }
+    return count;
+  };
+  int lo = w, hi = top;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (at_least(mid) >= need) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  long rest = need;
+  for (int t = 0; t < num_rounds; ++t) {
+    int taken =
+        tokens[t] > 0 && free[t] > lo ? std::min(tokens[t], divide(free[t] - lo - 1) + 1) : 0;
+    rest -= taken;
+    tokens[t] -= taken;  // tokens left
+    free[t] -= taken * w;
+  }
+  for (int t = 0; t < num_rounds && rest > 0; ++t) {
+    if (tokens[t] > 0 && free[t] == lo) free[t] -= w, --rest;
+  }
+  return rest == 0;
+}
+
+/// The jobs not yet placed by DensityLayout, counted by (gang size, n): the greedy layout of
+/// them (GreedyOrder: size descending, then n descending) is one TakeMany per group.
+class UnplacedGroups {
+ public:
+  UnplacedGroups(const std::vector<int>& gpus, const std::vector<int>& rounds, int num_rounds)
+      : gpus_(gpus), rounds_(rounds), width_(num_rounds + 2) {
+    for (int w : gpus) {
+      if (std::find(sizes_.begin(), sizes_.end(), w) == sizes_.end()) sizes_.push_back(w);
+    }
+    std::sort(sizes_.begin(), sizes_.end(), std::greater<int>());
+    count_.assign(sizes_.size() * width_, 0);
+    for (std::size_t j = 0; j < gpus.size(); ++j) Add(static_cast<int>(j), 1);
+  }
+
+  void Add(int j, int delta) {
+    if (rounds_[j] > 0) count_[Slot(j)] += delta;
+  }
+
+  /// Whether the greedy layout of the counted jobs succeeds on `free` (consumed).
+  bool Fit(std::vector<int>& free) const {
+    for (std::size_t c = 0; c < sizes_.size(); ++c) {
+      for (int n = width_ - 1; n >= 1; --n) {
+        const int k = count_[c * width_ + n];
+        if (k > 0 && !TakeMany(free, sizes_[c], n, k, tokens_)) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::size_t Slot(int j) const {
+    const std::size_t c = std::find(sizes_.begin(), sizes_.end(), gpus_[j]) - sizes_.begin();
+    return c * width_ + std::min(rounds_[j], width_ - 1);
+  }
+
+  const std::vector<int>& gpus_;
+  const std::vector<int>& rounds_;
+  const int width_;
+  std::vector<int> sizes_;
+  std::vector<int> count_;
+  mutable std::vector<int> tokens_;  // TakeMany's scratch
+};
+
 /// Step 1 of RankedLayout: density order with a greedy-layout check of the jobs still to place.
+/// The check is skipped when the earliest rounds are also the rounds with most room (either
+/// verdict then places j there) and, unless `sequential_check`, computed per (gang, n) group
+/// (UnplacedGroups) instead of job by job: same verdicts, O(groups · T log G) instead of O(N T).
 WindowSchedule DensityLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                             const std::vector<double>& priority, int num_gpus, int num_rounds) {
+                             const std::vector<double>& priority, int num_gpus, int num_rounds,
+                             bool sequential_check) {
   const int num_jobs = static_cast<int>(gpus.size());
   std::vector<int> order(num_jobs);
   std::iota(order.begin(), order.end(), 0);
@@ -111,31 +213,57 @@ WindowSchedule DensityLayout(const std::vector<int>& gpus, const std::vector<int
     return da != db ? da > db : gpus[a] > gpus[b];
   });
   const std::vector<int> greedy = GreedyOrder(gpus, rounds, num_rounds);
+  UnplacedGroups unplaced(gpus, rounds, num_rounds);
   WindowSchedule x(num_jobs, std::vector<char>(num_rounds, 0));
   std::vector<int> residual(num_rounds, num_gpus);
   std::vector<char> placed(num_jobs, 0);
+  // Scratch buffers: rounds by (free desc, index), the earliest and the roomiest rounds for j.
+  std::vector<int> by_room(num_rounds), earliest, largest, after;
+  std::vector<char> in_earliest(num_rounds);
   for (int j : order) {
     if (rounds[j] <= 0) continue;
-    std::vector<int> chosen = EarliestFit(residual, gpus[j], rounds[j]);
-    bool ok = static_cast<int>(chosen.size()) == rounds[j];
-    if (ok) {
-      std::vector<int> after = residual;
-      for (int t : chosen) after[t] -= gpus[j];
-      RoundOrder rest(std::move(after));
-      for (int i : greedy) {
-        if (placed[i] || i == j || rounds[i] <= 0) continue;
-        if (!rest.Take(gpus[i], rounds[i], nullptr)) {
-          ok = false;
-          break;
+    EarliestFitInto(residual, gpus[j], rounds[j], earliest);
+    // RoundOrder(residual).Largest(w_j, n_j).
+    std::iota(by_room.begin(), by_room.end(), 0);
+    std::sort(by_room.begin(), by_room.end(), [&](int a, int b) {
+      return residual[a] != residual[b] ? residual[a] > residual[b] : a < b;
+    });
+    largest.clear();
+    for (int t : by_room) {
+      if (static_cast<int>(largest.size()) == rounds[j] || residual[t] < gpus[j]) break;
+      largest.push_back(t);
+    }
+    bool ok = static_cast<int>(earliest.size()) == rounds[j];
+    std::fill(in_earliest.begin(), in_earliest.end(), 0);
+    for (int t : earliest) in_earliest[t] = 1;
+    const bool same =
+        largest.size() == earliest.size() &&
+        std::all_of(largest.begin(), largest.end(), [&](int t) { return in_earliest[t]; });
+    if (ok && !same) {
+      after = residual;
+      for (int t : earliest) after[t] -= gpus[j];
+      if (sequential_check) {
+        RoundOrder rest(after);
+        for (int i : greedy) {
+          if (placed[i] || i == j || rounds[i] <= 0) continue;
+          if (!rest.Take(gpus[i], rounds[i], nullptr)) {
+            ok = false;
+            break;
+          }
         }
+      } else {
+        unplaced.Add(j, -1);
+        ok = unplaced.Fit(after);
+        unplaced.Add(j, 1);
       }
     }
-    if (!ok) chosen = RoundOrder(residual).Largest(gpus[j], rounds[j]);
+    const std::vector<int>& chosen = ok ? earliest : largest;
     if (static_cast<int>(chosen.size()) < rounds[j]) {
       return BalancedLayout(gpus, rounds, num_gpus, num_rounds);
     }
     for (int t : chosen) residual[t] -= gpus[j], x[j][t] = 1;
     placed[j] = 1;
+    unplaced.Add(j, -1);
   }
   return x;
 }
@@ -204,7 +332,14 @@ bool ExchangePass(WindowSchedule& x, const std::vector<int>& gpus, const std::ve
         x[b][t] = 0, x[b][later] = 1;
         free[t] += gpus[b], free[later] -= gpus[b];
       }
-      members = RoundMembers(x, t, density);
+      // RoundMembers(x, t, density) updated in place: order (density, index) ascending.
+      const auto by_density_then_index = [&](int p, int q) {
+        return density[p] != density[q] ? density[p] < density[q] : p < q;
+      };
+      for (int b : evict) {
+        members.erase(std::lower_bound(members.begin(), members.end(), b, by_density_then_index));
+      }
+      members.insert(std::upper_bound(members.begin(), members.end(), a, by_density_then_index), a);
       cheapest = MinCost(members, priority, rounds);
       moved = true;
     }
@@ -245,8 +380,10 @@ bool LayoutFeasible(const std::vector<int>& gpus, const std::vector<int>& rounds
 }
 
 WindowSchedule RankedLayout(const std::vector<int>& gpus, const std::vector<int>& rounds,
-                            const std::vector<double>& priority, int num_gpus, int num_rounds) {
-  WindowSchedule x = DensityLayout(gpus, rounds, priority, num_gpus, num_rounds);
+                            const std::vector<double>& priority, int num_gpus, int num_rounds,
+                            const RankedLayoutOptions& options) {
+  WindowSchedule x =
+      DensityLayout(gpus, rounds, priority, num_gpus, num_rounds, options.sequential_check);
   if (x.empty()) return x;
   for (int pass = 0; pass < kExchangePasses; ++pass) {
     if (!ExchangePass(x, gpus, rounds, priority, num_gpus)) break;
