@@ -47,6 +47,10 @@ struct ProductionSource {
   ProductionTraceOptions TraceOptions() const;
 };
 
+/// A short label of the selection and model seed for listings (`adaptsim sweep --dry-run`), e.g.
+/// "philly 2017-11-20 00:00:00 +86400s vc=11cb48 model_seed=1".
+std::string ProductionLabel(const ProductionSource& source);
+
 /// "philly" → kPhilly, "itp" → kItp; anything else throws InputError(context, line, field, ...).
 ProductionLogFormat ParseProductionLogFormat(const std::string& text, const std::string& context,
                                              int line, const std::string& field);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include "adaptsim/error.hpp"
 
@@ -112,6 +113,22 @@ void CheckRule(const Fields& fields, const ProductionTraceOptions& rule) {
 }
 
 }  // namespace
+
+std::string ProductionLabel(const ProductionSource& source) {
+  const ProductionLogOptions& select = source.select;
+  std::ostringstream label;
+  label << ToString(source.format) << ' ';
+  if (!select.window_start.empty()) {
+    label << select.window_start;
+  } else {
+    label << select.window_start_s << 's';
+  }
+  if (select.window_length_s > 0) label << " +" << select.window_length_s << 's';
+  for (const std::string& cluster : select.virtual_clusters) label << " vc=" << cluster;
+  if (select.pollux_filter) label << " pollux_filter";
+  label << " model_seed=" << source.rule.seed;
+  return label.str();
+}
 
 ProductionLogFormat ParseProductionLogFormat(const std::string& text, const std::string& context,
                                              int line, const std::string& field) {
