@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import sys
+import textwrap
 
 import h5py
 import pandas as pd
@@ -103,6 +104,12 @@ def figure_rows(tasks, baseline):
     return pd.DataFrame(rows, columns=COLUMNS), scenarios
 
 
+def tick_label(scenario):
+    """A scenario label on short lines: the log and window wrapped, the cluster size last."""
+    name, _, gpus = scenario.rpartition(" · ")
+    return textwrap.fill(name, 18) + "\n" + gpus
+
+
 def draw(data, scenarios, baseline, out):
     st.apply_style()
     policies = sorted(set(data.policy), key=st.policy_rank)
@@ -134,7 +141,7 @@ def draw(data, scenarios, baseline, out):
         ax.axhline(1.0, color="black", linewidth=0.6)
         ax.set_ylabel(f"{st.METRIC_TITLES[metric]}\n÷ {st.display_name(baseline)}")
     axes[-1].set_xticks(range(len(scenarios)))
-    axes[-1].set_xticklabels([s.replace(" · ", "\n") for s in scenarios], rotation=0)
+    axes[-1].set_xticklabels([tick_label(s) for s in scenarios], rotation=0, fontsize=7)
     n_production = sum(1 for s in scenarios if (data[data.scenario == s].kind == "production")
                        .any())
     if 0 < n_production < len(scenarios):
@@ -164,7 +171,8 @@ def main():
         sys.exit(f"production_figure: no scenario has the baseline '{args.baseline}'")
     data.to_csv(os.path.join(args.out, "production.csv"), index=False, quoting=csv.QUOTE_MINIMAL)
     fig = draw(data, scenarios, args.baseline, args.out)
-    too_long = [t for t in st.texts(fig) if len(t) > st.MAX_TEXT or "{" in t]
+    too_long = [t for t in st.texts(fig)
+                if max(map(len, t.split("\n"))) > st.MAX_TEXT or "{" in t]
     if too_long:
         sys.exit(f"production_figure: text too long for the figure: {too_long}")
 
