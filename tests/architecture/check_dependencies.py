@@ -50,6 +50,7 @@ STAGE_OF_HEADER = {
     # core: the vocabulary every stage shares
     "job": "core", "error": "core", "result": "core", "result_fields": "core",
     "python_round": "core",
+    "build_info": "core",
     "text_lines": "core", "utc_timestamp": "core",
     # trace: the .trace file format
     "trace": "trace",
