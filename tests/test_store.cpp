@@ -71,6 +71,7 @@ TaskRecord SyntheticRecord() {
   r.summary = {5000.0, 2000.5, 1500.25, 1200.125, 4900.0, 1.1, 49.9, 0.33,
                0.25,   0.61,   77.7,    0.66,     3,      3,   1,    0};
   r.policy_statistics = {{"allocation_solves", 3.0}, {"solve_time_s", 0.125}};
+  r.input_statistics = {{"rows_read", 82247}, {"selected", 3139}};
   r.wall_time_s = 0.75;
   return record;
 }
@@ -168,6 +169,7 @@ void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
   EXPECT_EQ(out.lease_extension_opportunities, 9);
   ExpectSameMetrics(out.summary, in.summary);
   EXPECT_EQ(out.policy_statistics, in.policy_statistics);
+  EXPECT_EQ(out.input_statistics, in.input_statistics);
   EXPECT_EQ(out.wall_time_s, 0.75);
 }
 

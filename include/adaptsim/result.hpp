@@ -104,6 +104,9 @@ struct SimulationResult {
   std::vector<JobStay> round_stays;
   SummaryMetrics summary;  ///< derived by ComputeMetrics
   std::map<std::string, double> policy_statistics;
+  /// Counts about the task's input: for a production log how its rows were selected, skipped and
+  /// simulated (ProductionInputStatistics, docs/production.md); empty for trace and workload files.
+  std::map<std::string, std::int64_t> input_statistics;
   double wall_time_s = 0.0;  ///< measured, informational only
 };
 

@@ -40,7 +40,12 @@ struct SweepSpec {
   std::map<std::string, double> policy_weights;
   std::map<std::string, std::string> file_hashes;  ///< resolved path -> FileContentHash
   std::map<std::string, TraceStats> trace_stats;   ///< resolved trace path -> stats
+  /// Production tasks: ProductionStatsKey(task) -> the selected jobs' stats (read at load time).
+  std::map<std::string, TraceStats> production_stats;
 };
+
+/// What decides a production task's selected jobs: log path, selection options and GPUs.
+std::string ProductionStatsKey(const TaskConfig& task);
 
 /// Default relative cost of a simulation by policy (docs/sweeps.md §3.1: Shockwave ~10 min against
 /// < 1 min for the baselines on the 120-job trace, shockwave@8a44f4a:EXPERIMENTS.md#L44; Pollux

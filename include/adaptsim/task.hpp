@@ -3,17 +3,19 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/production_source.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/simulator.hpp"
 
 namespace adaptsim {
 
 struct TaskConfig {
-  std::string trace_path;        ///< `.trace` file
+  std::string trace_path;        ///< `.trace` file, Pollux workload CSV or production log
   std::string throughputs_path;  ///< throughputs JSON, catalogue TOML or Pollux profile folder
   /// FileContentHash of trace_path / throughputs_path; "" = not computed (then the path itself
   /// identifies the input). ExpandSweep and `adaptsim run` fill them.
@@ -23,6 +25,10 @@ struct TaskConfig {
   std::uint64_t seed = 0;        ///< keys the task's counter-based RNG streams
   SimulationOptions simulation;  ///< num_gpus, round length, deadline factor, limits
   nlohmann::json policy_options = nlohmann::json::object();
+  /// Set when trace_path is a production job log (Philly or ITP, docs/production.md): how to read
+  /// it and turn its jobs into simulated ones. In ToJson() as key "production" only when set, so
+  /// the ids of other tasks do not change.
+  std::optional<ProductionSource> production;
 
   /// Canonical JSON of the whole configuration (what workers receive and /tasks stores), keys
   /// sorted (nlohmann's object order). Includes paths, content hashes and max_rounds; excludes
@@ -35,7 +41,7 @@ struct TaskConfig {
   /// on it.
   nlohmann::json IdentityJson() const;
   /// Inverse of ToJson(); throws InputError(file=context) on missing/mistyped fields. The hashes
-  /// are optional (files written before they existed).
+  /// are optional (files written before they existed), and so is "production".
   static TaskConfig FromJson(const nlohmann::json& json, const std::string& context = "task");
   /// Content hash of IdentityJson().dump(): a name-based (SHA-1) UUID, 32 lowercase hex digits.
   /// Independent of key order in the sweep file and of where the input files live.

@@ -2,11 +2,16 @@
 // declares its flags on a CLI11 subcommand and appends the action to run when it was chosen.
 #pragma once
 
+#include <array>
+#include <exception>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "adaptsim/error.hpp"
 
 namespace adaptsim::app {
 
@@ -23,6 +28,36 @@ struct CommandContext {
 };
 
 using CommandList = std::vector<Command>;
+
+/// N comma-separated probabilities ("0,0.5,0.5") of flag `flag`; their range and sum are left to
+/// the options' Validate. Throws InputError("command line", 0, flag, ...) for another count or a
+/// non-number.
+template <std::size_t N>
+std::array<double, N> ParseMix(const std::string& text, const char* flag) {
+  std::array<double, N> mix{};
+  std::stringstream stream(text);
+  std::size_t count = 0;
+  for (std::string item; std::getline(stream, item, ',');) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || count >= N) {
+      throw InputError(
+          "command line", 0, flag,
+          "expected " + std::to_string(N) + " comma-separated probabilities, got '" + text + "'");
+    }
+    mix[count++] = value;
+  }
+  if (count != N) {
+    throw InputError("command line", 0, flag,
+                     "expected " + std::to_string(N) + " probabilities, got '" + text + "'");
+  }
+  return mix;
+}
 
 void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& commands);

@@ -33,33 +33,6 @@ struct GenerateTraceOptions {
   bool force = false;
 };
 
-template <std::size_t N>
-std::array<double, N> ParseMix(const std::string& text, const char* flag) {
-  std::array<double, N> mix{};
-  std::stringstream stream(text);
-  std::size_t count = 0;
-  for (std::string item; std::getline(stream, item, ',');) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || count >= N) {
-      throw InputError(
-          kContext, 0, flag,
-          "expected " + std::to_string(N) + " comma-separated probabilities, got '" + text + "'");
-    }
-    mix[count++] = value;
-  }
-  if (count != N) {
-    throw InputError(kContext, 0, flag,
-                     "expected " + std::to_string(N) + " probabilities, got '" + text + "'");
-  }
-  return mix;
-}
-
 std::array<double, 4> DurationMix(const std::string& text, int num_durations) {
   if (text == "shockwave") return kShockwaveDurationMix;
   if (text == "pollux") return kPolluxDurationMix;

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -49,12 +51,65 @@ std::string ResolvePath(const std::string& path, const char* flag, bool allow_fo
   return fs::absolute(path).lexically_normal().string();
 }
 
+/// "HOURS=MODEL[,MODEL...]" (HOURS a number or "inf") -> one GPU-time bucket.
+GpuTimeBucket ParseBucket(const std::string& text) {
+  const char* flag = "--gpu-time-bucket";
+  const std::size_t eq = text.find('=');
+  auto fail = [&] {
+    throw InputError(kContext, 0, flag, "expected HOURS=MODEL[,MODEL...], got '" + text + "'");
+  };
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) fail();
+  GpuTimeBucket bucket;
+  const std::string hours = text.substr(0, eq);
+  if (hours == "inf") {
+    bucket.max_gpu_time_h = std::numeric_limits<double>::infinity();
+  } else {
+    std::size_t used = 0;
+    try {
+      bucket.max_gpu_time_h = std::stod(hours, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != hours.size()) fail();
+  }
+  std::stringstream models(text.substr(eq + 1));
+  for (std::string model; std::getline(models, model, ',');) {
+    if (model.empty()) fail();
+    bucket.models.push_back(model);
+  }
+  return bucket;
+}
+
+/// The production flags as a validated ProductionSource (docs/production.md).
+ProductionSource ProductionFromFlags(const RunCommandOptions& options) {
+  RequireFlag(!options.log_format.empty(), "--log-format");
+  ProductionSource source = options.production;
+  source.format = ParseProductionLogFormat(options.log_format, kContext, 0, "--log-format");
+  if (!options.gpu_time_buckets.empty()) {
+    source.rule.buckets.clear();
+    for (const std::string& text : options.gpu_time_buckets) {
+      source.rule.buckets.push_back(ParseBucket(text));
+    }
+  }
+  if (!options.mode_mix.empty()) source.rule.mode_mix = ParseMix<3>(options.mode_mix, "--mode-mix");
+  return ProductionSource::FromJson(source.ToJson(), kContext);  // the task file's own checks
+}
+
 TaskConfig MakeTask(const RunCommandOptions& options) {
-  RequireFlag(!options.trace_path.empty(), "--trace");
+  const bool log = !options.production_log.empty();
+  if (log && !options.trace_path.empty()) {
+    throw InputError(kContext, 0, "--production-log", "give either --trace or --production-log");
+  }
+  RequireFlag(log || !options.trace_path.empty(), "--trace");
   RequireFlag(!options.throughputs_path.empty(), "--throughputs");
   RequireFlag(options.num_gpus != 0, "--gpus");
   TaskConfig task;
-  task.trace_path = ResolvePath(options.trace_path, "--trace");
+  if (log) {
+    task.trace_path = ResolvePath(options.production_log, "--production-log");
+    task.production = ProductionFromFlags(options);
+  } else {
+    task.trace_path = ResolvePath(options.trace_path, "--trace");
+  }
   task.throughputs_path = ResolvePath(options.throughputs_path, "--throughputs", true);
   task.policy = options.policy;
   task.seed = options.seed;
@@ -117,7 +172,8 @@ void PrintJson(const TaskConfig& task, const SimulationResult& result, bool jobs
                                 {"message", result.message},
                                 {"wall_time_s", result.wall_time_s},
                                 {"summary", MetricsJson(result.summary)},
-                                {"policy_statistics", result.policy_statistics}};
+                                {"policy_statistics", result.policy_statistics},
+                                {"input_statistics", result.input_statistics}};
   if (jobs) {
     out["jobs"] = nlohmann::ordered_json::array();
     for (const JobResult& job : result.jobs) out["jobs"].push_back(JobJson(job));
@@ -150,6 +206,9 @@ void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs
   for (const auto& [name, value] : result.policy_statistics) {
     std::printf("%-25s %.6g\n", name.c_str(), value);
   }
+  for (const auto& [name, value] : result.input_statistics) {
+    std::printf("%-25s %lld\n", ("input." + name).c_str(), static_cast<long long>(value));
+  }
   std::printf("%-25s %.3f\n", "wall_time_s", result.wall_time_s);
   if (jobs) PrintJobs(result.jobs);
 }
@@ -161,6 +220,50 @@ void WriteResults(const RunCommandOptions& options, const TaskConfig& task,
   }
   ResultsFile file = ResultsFile::Create(options.out_path, Provenance{options.argv, 1, "", ""});
   file.Append(MakeTaskRecord(task, 0, result, 0));
+}
+
+/// The production-log flags (docs/production.md), in their own help group.
+void AddProductionOptions(CLI::App& cmd, RunCommandOptions& run) {
+  const char* group = "Production job log (instead of --trace; docs/production.md)";
+  ProductionSource& p = run.production;
+  CLI::Option* log =
+      cmd.add_option("--production-log", run.production_log,
+                     "Philly or ITP job log (CSV, read unchanged) to simulate instead of a trace")
+          ->group(group);
+  std::vector<CLI::Option*> needs_log = {
+      cmd.add_option("--log-format", run.log_format, "Format of the log (required with it)")
+          ->check(CLI::IsMember({"philly", "itp"})),
+      cmd.add_option("--window-start", p.select.window_start,
+                     "Philly: window start 'YYYY-MM-DD HH:MM:SS' (overrides --window-start-s)"),
+      cmd.add_option("--window-start-s", p.select.window_start_s,
+                     "Window start in s from the log's origin (Philly: first timestamp; ITP: "
+                     "collection start)")
+          ->capture_default_str(),
+      cmd.add_option("--window-length-s", p.select.window_length_s,
+                     "Window length in s; jobs arriving in [start, start+length) (0 = to the end)")
+          ->capture_default_str(),
+      cmd.add_option("--virtual-cluster", p.select.virtual_clusters,
+                     "Philly: keep this virtual cluster (repeatable; default all)")
+          ->allow_extra_args(false),
+      cmd.add_option("--min-duration-s", p.select.min_duration_s, "Keep jobs lasting >= this")
+          ->capture_default_str(),
+      cmd.add_flag("--pollux-filter", p.select.pollux_filter,
+                   "The Pollux artifact's filter: duration >= 60 s and GPU time < 1000 h"),
+      cmd.add_flag("--skip-unsimulable", p.select.skip_unsimulable,
+                   "Skip and count jobs that cannot be simulated (more GPUs than --gpus, zero "
+                   "duration, no model for the GPU count, under one step) instead of failing"),
+      cmd.add_option("--model-seed", p.rule.seed,
+                     "Seed of the model-assignment rule (independent of --seed)")
+          ->capture_default_str(),
+      cmd.add_option("--gpu-time-bucket", run.gpu_time_buckets,
+                     "User mapping HOURS=MODEL[,MODEL...]: jobs with GPU time < HOURS draw from "
+                     "these catalogue models; repeat with increasing bounds, the last 'inf' "
+                     "(default: Pollux's buckets, docs/production.md)")
+          ->allow_extra_args(false),
+      cmd.add_option("--mode-mix", run.mode_mix,
+                     "Probabilities static,accordion,gns of the jobs' adaptation mode (default "
+                     "0,0.5,0.5)")};
+  for (CLI::Option* option : needs_log) option->needs(log)->group(group);
 }
 
 }  // namespace
@@ -195,7 +298,8 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
   options->argv = context.argv;
   RunCommandOptions& run = *options;
   CLI::App* cmd = app.add_subcommand("run", "Run one simulation in this process (no MPI)");
-  cmd->add_option("--trace", run.trace_path, "Job trace (.trace)");
+  cmd->add_option("--trace", run.trace_path, "Job trace (.trace) or Pollux workload (.csv)");
+  AddProductionOptions(*cmd, run);
   cmd->add_option("--throughputs", run.throughputs_path,
                   "Throughputs JSON, catalogue TOML, or Pollux profile folder (.csv workloads)");
   cmd->add_option("--policy", run.policy, "Policy name; 'help' lists them");

@@ -5,11 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/production_source.hpp"
+
 namespace adaptsim::app {
 
 /// Flags of `adaptsim run` (defaults as SimulationOptions).
 struct RunCommandOptions {
   std::string trace_path;
+  /// A production job log instead of a trace (docs/production.md): its format ("philly" | "itp"),
+  /// selection and rule; gpu_time_buckets ("HOURS=MODEL[,MODEL...]", HOURS may be "inf") and
+  /// mode_mix ("STATIC,ACCORDION,GNS") are parsed into `production`.
+  std::string production_log;
+  std::string log_format;
+  ProductionSource production;
+  std::vector<std::string> gpu_time_buckets;
+  std::string mode_mix;
   std::string throughputs_path;
   std::string policy;  ///< "help" lists the registered policies
   int num_gpus = 0;    ///< required, > 0

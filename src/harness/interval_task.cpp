@@ -12,6 +12,7 @@
 #include "adaptsim/trace.hpp"
 #include "engine_tasks.hpp"
 #include "pollux_trace_workload.hpp"
+#include "production_task.hpp"
 
 namespace adaptsim {
 
@@ -59,11 +60,16 @@ std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const TaskConfig& task) {
 std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task) {
   const IntervalSimulationOptions options =
       EngineOptions(task, IntervalSimulationOptions{}.gpus_per_node);
-  PolluxWorkload workload = ReadPolluxWorkload(task.trace_path);
   auto apps = std::make_unique<PolluxApplications>(task.throughputs_path);
+  // A production log becomes a workload by the artifact's rule (docs/production.md).
+  std::map<std::string, std::int64_t> statistics;
+  PolluxWorkload workload = task.production ? BuildTaskPolluxWorkload(task, *apps, statistics)
+                                            : ReadPolluxWorkload(task.trace_path);
   CheckWorkloadAgainstProfiles(workload, *apps);
-  return std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
-                                              MakeIntervalPolicy(task), options);
+  auto simulation = std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
+                                                         MakeIntervalPolicy(task), options);
+  if (statistics.empty()) return simulation;
+  return WithInputStatistics(std::move(simulation), std::move(statistics));
 }
 
 /// Pollux on a Shockwave trace (pollux_trace_workload.hpp): the catalogue model is the truth, the
@@ -72,7 +78,7 @@ std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task)
 /// T_excl.
 class PolluxTraceSimulation final : public Simulation {
  public:
-  explicit PolluxTraceSimulation(const TaskConfig& task) : trace_(ReadTrace(task.trace_path)) {
+  PolluxTraceSimulation(const TaskConfig& task, Trace trace) : trace_(std::move(trace)) {
     const Catalogue catalogue = LoadPolluxTraceCatalogue(task.throughputs_path);
     const IntervalSimulationOptions options = EngineOptions(task, catalogue.gpus_per_node);
     auto apps = std::make_unique<PolluxApplications>("");
@@ -112,7 +118,15 @@ std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task) {
   if (std::filesystem::is_directory(task.throughputs_path)) {
     return MakePolluxWorkloadSimulation(task);
   }
-  return std::make_unique<PolluxTraceSimulation>(task);
+  if (!task.production) {
+    return std::make_unique<PolluxTraceSimulation>(task, ReadTrace(task.trace_path));
+  }
+  // The same simulated trace as the round engine builds from the log with these throughputs.
+  ProductionTrace built =
+      BuildTaskProductionTrace(task, *models::LoadThroughputSource(task.throughputs_path));
+  std::map<std::string, std::int64_t> statistics = InputStatisticsOf(built);
+  return WithInputStatistics(std::make_unique<PolluxTraceSimulation>(task, std::move(built.trace)),
+                             std::move(statistics));
 }
 
 }  // namespace adaptsim

@@ -54,7 +54,7 @@ template <typename Archive>
 void serialize(Archive& ar, adaptsim::SimulationResult& r, unsigned /*version*/) {
   ar& r.status& r.message& r.jobs& r.rounds& r.throughput_timeline& r.gpu_busy_time_s;
   ar& r.lease_extensions& r.lease_extension_opportunities& r.summary& r.policy_statistics;
-  ar& r.wall_time_s;
+  ar& r.input_statistics& r.wall_time_s;
 }
 
 template <typename Archive>

@@ -10,20 +10,32 @@
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "engine_tasks.hpp"
+#include "production_task.hpp"
 
 namespace adaptsim {
 
 std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task) {
-  Trace trace = ReadTrace(task.trace_path);
   // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
   std::unique_ptr<ThroughputSource> throughputs =
       models::LoadThroughputSource(task.throughputs_path);
+  // A production log becomes a trace by the seeded rule (docs/production.md).
+  Trace trace;
+  std::map<std::string, std::int64_t> statistics;
+  if (task.production) {
+    ProductionTrace built = BuildTaskProductionTrace(task, *throughputs);
+    statistics = InputStatisticsOf(built);
+    trace = std::move(built.trace);
+  } else {
+    trace = ReadTrace(task.trace_path);
+  }
   const GavelMechanismOptions mechanism{task.simulation.round_duration_s,
                                         task.simulation.allocation_reset_interval_s};
   std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
       MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), mechanism);
-  return std::make_unique<RoundSimulation>(std::move(trace), std::move(throughputs),
-                                           std::move(scheduler), task.simulation);
+  auto simulation = std::make_unique<RoundSimulation>(std::move(trace), std::move(throughputs),
+                                                      std::move(scheduler), task.simulation);
+  if (statistics.empty()) return simulation;
+  return WithInputStatistics(std::move(simulation), std::move(statistics));
 }
 
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {

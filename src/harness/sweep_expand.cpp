@@ -10,11 +10,18 @@
 namespace adaptsim {
 namespace {
 
-/// Sets `key` = `value` on `task`; policy options are collected per policy in `options`.
+const std::string kProductionPrefix = "production.";
+
+/// Sets `key` = `value` on `task`; policy options are collected per policy in `options`, the
+/// `[production]` keys under "production" (ProductionSource's JSON keys).
 void Apply(const std::string& key, const nlohmann::json& value, TaskConfig& task,
            std::map<std::string, nlohmann::json>& options) {
   SimulationOptions& sim = task.simulation;
-  if (key == "traces") {
+  if (key.rfind(kProductionPrefix, 0) == 0) {
+    nlohmann::json& production = options["production"];
+    if (production.is_null()) production = ProductionSource{}.ToJson();  // the defaults
+    production[key.substr(kProductionPrefix.size())] = value;
+  } else if (key == "traces") {
     task.trace_path = value.get<std::string>();
   } else if (key == "throughputs") {
     task.throughputs_path = value.get<std::string>();
@@ -70,6 +77,10 @@ std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
     }
     auto own = options.find(task.policy);
     if (own != options.end()) task.policy_options = own->second;
+    auto production = options.find("production");  // no policy is named "production"
+    if (production != options.end()) {
+      task.production = ProductionSource::FromJson(production->second, spec.spec_path);
+    }
     task.trace_hash = HashOf(spec, task.trace_path);
     task.throughputs_hash = HashOf(spec, task.throughputs_path);
     if (ids.insert(task.Id()).second) tasks.push_back(std::move(task));
@@ -85,10 +96,23 @@ std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
   }
 }
 
+std::string ProductionStatsKey(const TaskConfig& task) {
+  if (!task.production) return "";
+  nlohmann::json select = task.production->ToJson();
+  for (const char* rule : {"model_seed", "mapping", "mode_mix", "accordion_min_duration_s"}) {
+    select.erase(rule);  // the rule does not change which jobs the log selects
+  }
+  return task.trace_path + "\n" + select.dump() + "\n" + std::to_string(task.simulation.num_gpus);
+}
+
 double ExpectedCost(const SweepSpec& spec, const TaskConfig& task) {
   TraceStats stats;
   auto found = spec.trace_stats.find(task.trace_path);
   if (found != spec.trace_stats.end()) stats = found->second;
+  if (task.production) {
+    auto selected = spec.production_stats.find(ProductionStatsKey(task));
+    stats = selected != spec.production_stats.end() ? selected->second : TraceStats{};
+  }
   const SimulationOptions& sim = task.simulation;
   double makespan = std::max(stats.last_arrival_s, stats.gpu_seconds / std::max(1, sim.num_gpus));
   double rounds = std::max(1.0, makespan / sim.round_duration_s);

@@ -92,10 +92,14 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     if (is_pending[i]) pending += t.cost;
     std::string state = t.state.empty() ? "pending" : t.state;
     if (is_pending[i] && !t.state.empty()) state += "*";
-    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s\n", i, t.id.c_str(),
+    std::string production;  // appended piecewise: GCC 12 warns (-Wrestrict) on "[" + s + "] "
+    if (t.config.production) {
+      production.append("[").append(ProductionLabel(*t.config.production)).append("] ");
+    }
+    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s\n", i, t.id.c_str(),
                  t.config.policy.c_str(), t.config.simulation.num_gpus,
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
-                 fs::path(t.config.trace_path).filename().c_str(),
+                 fs::path(t.config.trace_path).filename().c_str(), production.c_str(),
                  t.config.policy_options.empty() ? "" : t.config.policy_options.dump().c_str());
   }
   std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f\n",

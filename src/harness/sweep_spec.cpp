@@ -1,5 +1,6 @@
 // Sweep spec: TOML -> validated SweepSpec -> tasks (docs/sweeps.md).
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/pollux_workload.hpp"
+#include "adaptsim/production_source.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
 
@@ -177,6 +179,96 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
   reader.Throw(node, field, "unknown policy '" + name + "' (registered: " + known + ")");
 }
 
+/// Canonical keys of the `[production]` table: "production.<key>" (docs/sweeps.md §1.1).
+const std::string kProductionPrefix = "production.";
+
+/// The keys of `[production]`, as in ProductionSource::ToJson (`model_seed` is the model seed).
+const std::set<std::string>& ProductionKeys() {
+  static const std::set<std::string> keys = {
+      "format",           "window_start",   "window_start_s", "window_length_s",
+      "virtual_clusters", "min_duration_s", "pollux_filter",  "skip_unsimulable",
+      "model_seed",       "mapping",        "mode_mix",       "accordion_min_duration_s"};
+  return keys;
+}
+
+double ReadNonNegativeNumber(const Reader& reader, const toml::node& node,
+                             const std::string& field) {
+  if (!node.is_number()) reader.WrongType(node, field, "a number");
+  double value = *node.value<double>();
+  if (!(value >= 0.0) || !std::isfinite(value))
+    reader.Throw(node, field, "must be finite and >= 0");
+  return value;
+}
+
+/// One value of `[production]` key `key`, type-checked; the values' ranges and combinations are
+/// checked by ProductionSource::FromJson when the tasks are expanded. A value that is itself a
+/// list (virtual_clusters, mapping, mode_mix) is swept as a list of lists; a single virtual
+/// cluster may be written as a string.
+nlohmann::json ReadProductionValue(const Reader& reader, const std::string& key,
+                                   const toml::node& node, const std::string& field) {
+  const char* list_hint = " (a single list value is written as a list of lists: [[...]])";
+  if (key == "format") {
+    if (!node.is_string()) reader.WrongType(node, field, "\"philly\" or \"itp\"");
+    std::string format = *node.value<std::string>();
+    ParseProductionLogFormat(format, reader.file, Line(node), field);
+    return format;
+  }
+  if (key == "window_start") {
+    if (!node.is_string())
+      reader.WrongType(node, field, "a timestamp string \"YYYY-MM-DD HH:MM:SS\"");
+    std::string text = *node.value<std::string>();  // "" = window_start_s decides
+    if (!text.empty()) ParseWallClockSeconds(text, reader.file, Line(node), field);
+    return text;
+  }
+  if (key == "pollux_filter" || key == "skip_unsimulable") {
+    if (!node.is_boolean()) reader.WrongType(node, field, "true or false");
+    return *node.value<bool>();
+  }
+  if (key == "model_seed") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
+  if (key == "virtual_clusters") {
+    if (node.is_string()) return nlohmann::json::array({*node.value<std::string>()});
+    const toml::array* ids = node.as_array();
+    if (ids == nullptr) reader.WrongType(node, field, "a cluster id or a list of ids");
+    for (const toml::node& id : *ids) {
+      if (!id.is_string()) reader.WrongType(id, field, "a cluster id string");
+    }
+    return ToJson(node);
+  }
+  if (key == "mode_mix") {
+    const toml::array* mix = node.as_array();
+    if (mix == nullptr || mix->size() != 3) {
+      reader.Throw(node, field,
+                   std::string("expected 3 shares [static, accordion, gns]") + list_hint);
+    }
+    for (const toml::node& p : *mix) ReadNonNegativeNumber(reader, p, field);
+    return ToJson(node);
+  }
+  if (key == "mapping") {
+    const toml::array* buckets = node.as_array();
+    if (buckets == nullptr || buckets->empty()) {
+      reader.Throw(node, field, std::string("expected a list of buckets") + list_hint);
+    }
+    nlohmann::json mapping = nlohmann::json::array();
+    for (const toml::node& bucket : *buckets) {
+      const toml::table* table = bucket.as_table();
+      if (table == nullptr) {
+        reader.Throw(bucket, field,
+                     std::string("each bucket is {max_gpu_time_h = hours or inf, models = "
+                                 "[...]}") +
+                         list_hint);
+      }
+      nlohmann::json entry = ToJson(bucket);
+      if (const toml::node* bound = table->get("max_gpu_time_h");
+          bound != nullptr && bound->is_floating_point() && std::isinf(*bound->value<double>())) {
+        entry["max_gpu_time_h"] = "inf";  // JSON has no infinity (ProductionSource::ToJson)
+      }
+      mapping.push_back(std::move(entry));
+    }
+    return mapping;
+  }
+  return ReadNonNegativeNumber(reader, node, field);  // the *_s numbers
+}
+
 /// One value of axis `key` as JSON, type- and range-checked.
 nlohmann::json ReadValue(const Reader& reader, const std::string& key, const toml::node& node,
                          const std::string& field) {
@@ -186,6 +278,9 @@ nlohmann::json ReadValue(const Reader& reader, const std::string& key, const tom
   if (key == "num_gpus") return ReadInteger(reader, node, field, 1);
   if (key == "max_failed_attempts") return ReadInteger(reader, node, field, 1);
   if (key == "seeds") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
+  if (key.rfind(kProductionPrefix, 0) == 0) {
+    return ReadProductionValue(reader, key.substr(kProductionPrefix.size()), node, field);
+  }
   if (key.find('.') != std::string::npos) return ToJson(node);  // policy option
   if (key == "round_duration_s" || key == "deadline_factor") {
     return ReadPositiveNumber(reader, node, field);
@@ -267,6 +362,15 @@ void CollectTable(const Reader& reader, const toml::table& table, const std::str
       }
     } else if (node.is_table() && IsRegisteredPolicy(key)) {
       CollectOptions(reader, node, key, prefix + key, collected, out);
+    } else if (key == "production") {
+      if (!node.is_table()) reader.WrongType(node, prefix + key, "a table");
+      for (const auto& [name_view, value] : *node.as_table()) {
+        std::string name(name_view.str());
+        if (ProductionKeys().count(name) == 0) {
+          reader.Throw(value, prefix + key + "." + name, "unknown key of [production]");
+        }
+        out.push_back({kProductionPrefix + name, prefix + key + "." + name, &value});
+      }
     } else {
       reader.Throw(node, prefix + key, "unknown key");
     }
@@ -327,6 +431,7 @@ void CollectZips(const Reader& reader, const toml::node& node, Collected& collec
 
 int Rank(const std::string& key) {
   if (key == "seeds") return 1000;
+  if (key.rfind(kProductionPrefix, 0) == 0) return 0;  // with the traces they select from
   if (key.find('.') != std::string::npos) return 500;
   auto it = std::find(AxisKeys().begin(), AxisKeys().end(), key);
   return static_cast<int>(it - AxisKeys().begin());
@@ -369,6 +474,13 @@ void BuildDimensions(const Reader& reader, const Collected& collected, SweepSpec
   }
   for (const char* key : {"traces", "throughputs", "policies", "num_gpus"}) {
     if (index.count(key) == 0) throw InputError(reader.file, 0, key, "missing required key");
+  }
+  // A log's format is never guessed from its name: [production] needs `format`.
+  const auto production = index.lower_bound(kProductionPrefix);
+  if (production != index.end() && production->first.rfind(kProductionPrefix, 0) == 0 &&
+      index.count(kProductionPrefix + "format") == 0) {
+    reader.Throw(*production->second.node, production->second.field,
+                 "[production] needs `format` (\"philly\" or \"itp\")");
   }
   SortDimensions(spec.dimensions);
 }
@@ -437,9 +549,35 @@ void ReadPolicyWeights(const Reader& reader, const toml::node* node, SweepSpec& 
   }
 }
 
+/// Reads a production task's log once per (log, selection, cluster size) — every row is checked,
+/// so a bad row fails the spec with the log's file, line and field before any task runs — and
+/// records the selected jobs' TraceStats for ExpectedCost.
+void ReadProductionStats(const Reader& reader, SweepSpec& spec, const AxisIndex& index,
+                         const TaskConfig& task) {
+  const std::string key = ProductionStatsKey(task);
+  if (spec.production_stats.count(key) > 0) return;
+  ProductionLog log;
+  try {
+    log = ReadProductionLog(task.trace_path, task.production->format,
+                            task.production->LogOptions(task.simulation.num_gpus));
+  } catch (const InputError& error) {
+    if (error.file() == task.trace_path) throw;  // a row of the log: its own file and line
+    auto it = index.find(kProductionPrefix + error.field());  // an option: where it was written
+    if (it != index.end()) reader.Throw(*it->second.node, it->second.field, BareMessage(error));
+    throw InputError(reader.file, 0, "production", BareMessage(error));
+  }
+  TraceStats stats;
+  stats.num_jobs = static_cast<int>(log.jobs.size());
+  for (const LoggedJob& job : log.jobs) {
+    stats.last_arrival_s = std::max(stats.last_arrival_s, job.arrival_time_s);
+    stats.gpu_seconds += job.gpu_time_s;
+  }
+  spec.production_stats[key] = stats;
+}
+
 /// Builds each distinct (policy, options) once and validates every task's SimulationOptions;
 /// errors point at the axis that set the offending value.
-void ValidateTasks(const Reader& reader, const SweepSpec& spec, const AxisIndex& index,
+void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index,
                    const Collected& collected) {
   auto rethrow = [&](const InputError& error, const std::string& key, const toml::node* fallback,
                      const std::string& fallback_field) {
@@ -449,12 +587,19 @@ void ValidateTasks(const Reader& reader, const SweepSpec& spec, const AxisIndex&
     throw InputError(reader.file, 0, key, BareMessage(error));
   };
   std::set<std::string> built;
-  for (const TaskConfig& task : ExpandSweep(spec)) {
+  std::vector<TaskConfig> tasks;
+  try {
+    tasks = ExpandSweep(spec);
+  } catch (const InputError& error) {  // ProductionSource::FromJson: field "production.<key>"
+    rethrow(error, error.field(), nullptr, "");
+  }
+  for (const TaskConfig& task : tasks) {
     try {
       task.simulation.Validate();
     } catch (const InputError& error) {
       rethrow(error, error.field(), nullptr, "");
     }
+    if (task.production) ReadProductionStats(reader, spec, index, task);
     std::string key = task.policy + " " + task.policy_options.dump();
     if (!built.insert(key).second) continue;
     try {

@@ -18,7 +18,8 @@
 namespace adaptsim {
 namespace {
 
-/// The keys of the canonical JSON, which are exactly the fields FromJson requires.
+/// The keys of the canonical JSON: the fields FromJson requires, plus the optional hashes and
+/// "production".
 const std::set<std::string>& CanonicalKeys() {
   static const std::set<std::string> keys = {"allocation_reset_interval_s",
                                              "deadline_factor",
@@ -27,6 +28,7 @@ const std::set<std::string>& CanonicalKeys() {
                                              "num_gpus",
                                              "policy",
                                              "policy_options",
+                                             "production",
                                              "restart_overhead_s",
                                              "restart_slack_s",
                                              "round_duration_s",
@@ -113,6 +115,7 @@ nlohmann::json TaskConfig::ToJson() const {
   json["allocation_reset_interval_s"] = simulation.allocation_reset_interval_s;
   json["max_failed_attempts"] = simulation.max_failed_attempts;
   json["max_rounds"] = simulation.max_rounds;
+  if (production) json["production"] = production->ToJson();
   return json;
 }
 
@@ -143,6 +146,9 @@ TaskConfig TaskConfig::FromJson(const nlohmann::json& json, const std::string& c
   sim.allocation_reset_interval_s = GetNumber(json, context, "allocation_reset_interval_s");
   sim.max_failed_attempts = static_cast<int>(GetInteger(json, context, "max_failed_attempts"));
   sim.max_rounds = GetInteger(json, context, "max_rounds");
+  if (auto it = json.find("production"); it != json.end()) {
+    task.production = ProductionSource::FromJson(*it, context);
+  }
   return task;
 }
 

@@ -163,6 +163,11 @@ void WriteSummaryAttributes(hid_t task_group, const SimulationResult& result) {
   for (const auto& [name, value] : result.policy_statistics) {
     store::WriteAttribute(statistics, name, value);
   }
+  if (result.input_statistics.empty()) return;  // only tasks with counts (production logs)
+  Handle input = store::CreateGroup(task_group, "input_statistics");
+  for (const auto& [name, value] : result.input_statistics) {
+    store::WriteAttribute(input, name, value);
+  }
 }
 
 void WriteTask(hid_t tasks, const TaskRecord& record) {

@@ -69,6 +69,11 @@ void ReadSummaryAttributes(hid_t task_group, SimulationResult& result) {
   for (const auto& name : store::AttributeNames(statistics)) {
     ReadNumberAttribute(statistics, name, result.policy_statistics[name]);
   }
+  if (!store::Exists(task_group, "input_statistics")) return;  // written only when non-empty
+  Handle input = store::OpenGroup(task_group, "input_statistics");
+  for (const auto& name : store::AttributeNames(input)) {
+    ReadNumberAttribute(input, name, result.input_statistics[name]);
+  }
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ STAGE_OF_HEADER = {
     "metrics": "metrics",
     "store": "store",
     "harness": "harness", "task": "harness", "sweep": "harness", "results_analysis": "harness",
-    "reproduce": "harness",
+    "reproduce": "harness", "production_source": "harness",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -55,6 +55,8 @@ std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
     // Measured solver times are informational and may differ between runs.
     if (name.find("time") == std::string::npos) out << "statistic " << name << ' ' << value << '\n';
   }
+  for (const auto& [name, value] : r.input_statistics)
+    out << "input " << name << ' ' << value << '\n';
   return out.str();
 }
 

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Production-log benchmarks (docs/performance.md, "Production logs"): one `adaptsim run` per case,
+# one process on one core, wall time, user CPU and peak RSS from /usr/bin/time -v.
+#   every round-based baseline on the full Philly log (the artifact's filter) on 1,024 GPUs
+#     (target <= 60 s and <= 2 GiB each)
+#   Shockwave on one Philly week (2017-11-20, 512 GPUs) and on the largest ITP cluster
+#     (cluster04, 15,802 jobs, 1,024 GPUs)
+#   Pollux on one Philly day of one virtual cluster (2017-11-20, 11cb48: 104 jobs, about the
+#     artifact's 160-job workloads) with the artifact's profiles on 64 GPUs
+# Usage: bench/bench_production.sh BUILD_DIR [CASE...]   (CASE: baselines shockwave pollux)
+# Needs the reference data ($ADAPTSIM_DATA, default ../shared/data next to the checkout).
+set -eu
+build=$1
+shift
+cases=${*:-baselines shockwave pollux}
+here=$(cd "$(dirname "$0")" && pwd)
+data=${ADAPTSIM_DATA:-$here/../../shared/data}
+adaptsim=$build/src/app/adaptsim
+philly=$data/production/philly/philly.csv
+catalogue=$here/../data/catalog/v100.toml
+measure() {  # LABEL ARGS...: prints label, wall s, user s, peak RSS MiB, jobs, status
+  label=$1
+  shift
+  log=$(mktemp)
+  /usr/bin/time -v "$adaptsim" run "$@" > "$log.out" 2> "$log"
+  wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log")
+  user=$(sed -n 's/.*User time (seconds): //p' "$log")
+  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")
+  jobs=$(sed -n 's/^num_jobs *//p' "$log.out")
+  status=$(sed -n 's/^status *//p' "$log.out")
+  printf '%-34s wall %8s  user %7s s  RSS %6.0f MiB  jobs %6s  %s\n' "$label" "$wall" "$user" \
+    "$(awk "BEGIN { print $rss / 1024 }")" "$jobs" "$status"
+  rm -f "$log" "$log.out"
+}
+for case in $cases; do
+  case $case in
+    baselines)
+      for policy in fifo gandiva_fair max_min_fairness max_sum_throughput_perf allox \
+                    finish_time_fairness min_total_duration; do
+        measure "$policy Philly all 1024 GPUs" --production-log "$philly" --log-format philly \
+          --pollux-filter --skip-unsimulable --throughputs "$catalogue" --gpus 1024 \
+          --policy "$policy"
+      done ;;
+    shockwave)
+      measure "shockwave Philly week 512 GPUs" --production-log "$philly" --log-format philly \
+        --window-start "2017-11-20 00:00:00" --window-length-s 604800 --pollux-filter \
+        --skip-unsimulable --throughputs "$catalogue" --gpus 512 --policy shockwave
+      measure "shockwave ITP cluster04 1024 GPUs" \
+        --production-log "$data/production/ms-itp/cluster04.csv" --log-format itp \
+        --skip-unsimulable --throughputs "$catalogue" --gpus 1024 --policy shockwave ;;
+    pollux)
+      measure "pollux Philly day vc 11cb48 64 GPUs" --production-log "$philly" \
+        --log-format philly --window-start "2017-11-20 00:00:00" --window-length-s 86400 \
+        --virtual-cluster 11cb48 --pollux-filter --skip-unsimulable \
+        --throughputs "$data/pollux/traces" --gpus 64 --policy pollux \
+        --policy-option p=-1 --policy-option interval_s=60 --policy-option restart_delay_s=30 ;;
+    *) echo "unknown case $case (baselines, shockwave, pollux)" >&2; exit 2 ;;
+  esac
+done
