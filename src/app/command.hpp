@@ -3,10 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "adaptsim/result_detail.hpp"
 
 namespace adaptsim::app {
 
@@ -23,6 +26,9 @@ struct CommandContext {
 };
 
 using CommandList = std::vector<Command>;
+
+/// Adds `--detail summary|per_job|full` to `cmd`, stored in `detail` (which must outlive it).
+void AddDetailOption(CLI::App* cmd, std::optional<ResultDetail>& detail);
 
 void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
