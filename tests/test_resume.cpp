@@ -47,9 +47,11 @@ class SweepProcessTest : public ::testing::Test {
     return path;
   }
 
-  /// Starts `adaptsim sweep spec --out out --quiet extra...`; returns the pid.
+  /// Starts `adaptsim sweep spec --out out --quiet --keep-shards extra...` (the shards' manifest
+  /// is what these tests count); returns the pid.
   pid_t Start(const std::string& spec, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {ADAPTSIM_BINARY, "sweep", spec, "--out", out_, "--quiet"};
+    std::vector<std::string> args = {ADAPTSIM_BINARY, "sweep",        spec, "--out", out_,
+                                     "--quiet",       "--keep-shards"};
     args.insert(args.end(), extra.begin(), extra.end());
     pid_t pid = ::fork();
     if (pid == 0) {

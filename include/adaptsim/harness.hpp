@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct SweepCommandOptions {
   std::int64_t task_timeout_rounds = 0;  ///< simulated-round budget per task, 0 = none
   double grace_s = 60;  ///< after SIGTERM/SIGUSR1: how long running tasks may finish
   DispatchOrder order = DispatchOrder::kLongestFirst;
+  /// `--detail`: what is stored per task; unset = the spec's `detail`, else kDefaultSweepDetail
+  /// (sweep.hpp). A task stored with less detail than this and status ok is rerun.
+  std::optional<ResultDetail> detail;
+  /// `--keep-shards`: keep OUT.shards/ after the merged file was verified (default: delete it).
+  bool keep_shards = false;
   std::vector<std::string> argv;  ///< the command line, recorded in /meta
 
   /// Throws InputError for negative budgets or grace.

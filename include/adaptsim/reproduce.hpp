@@ -2,8 +2,11 @@
 // other on one MPI job, then its figures and the reproduction report (docs/reproduction.md).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "adaptsim/result_detail.hpp"
 
 namespace adaptsim {
 
@@ -38,6 +41,9 @@ struct ReproduceOptions {
   bool no_report = false;         ///< run the sweeps only (no figures, no reproduction.md)
   double grace_s = 60;            ///< after SIGTERM/SIGUSR1: seconds running tasks may finish
   double task_timeout_s = 0;      ///< wall-clock budget per task, 0 = none
+  /// Stored detail of every sweep (unset: each spec's `detail`, else kDefaultSweepDetail).
+  std::optional<ResultDetail> detail;
+  bool keep_shards = false;       ///< keep each sweep's shards after its verified merge
   std::vector<std::string> argv;  ///< the command line, recorded in every results file
 };
 

@@ -14,11 +14,12 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/result.hpp"
+#include "adaptsim/result_detail.hpp"
 
 namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
-inline constexpr int kResultsSchemaVersion = 2;
+inline constexpr int kResultsSchemaVersion = 3;
 
 /// An HDF5 call failed (cannot create/open the file, not an adaptsim results file, disk full).
 /// `what()` names the file and the failing operation.
@@ -34,6 +35,8 @@ struct Provenance {
   int rank_count = 1;             ///< MPI ranks of the run (1 for `adaptsim run`)
   std::string sweep_name;         ///< spec `name`, "" for `adaptsim run`
   std::string spec_path;          ///< sweep spec file, "" for `adaptsim run`
+  /// Detail the writer asks for (/meta@detail; a merge may record less, see MergeResults).
+  ResultDetail detail = ResultDetail::kFull;
 };
 
 /// The configuration fields /summary shows next to the metrics (the whole configuration is
@@ -59,6 +62,8 @@ struct TaskRecord {
   nlohmann::json config_json;  ///< the task's whole configuration (TaskConfig::ToJson())
   SimulationResult result;
   int rank = 0;  ///< MPI rank that simulated the task (informational, not part of the result)
+  /// Which of `result`'s tables are stored (the others are not written even when filled).
+  ResultDetail detail = ResultDetail::kFull;
 };
 
 /// One row of /summary (all columns of docs/results-format.md).
@@ -87,6 +92,9 @@ struct StoredTask {
   std::string message;
   std::string config_json;  ///< canonical JSON of the configuration (TaskConfig::ToJson().dump())
   int rank = 0;
+  /// The stored detail (/tasks/<id>@detail; files of schema 2 have none: kFull). Tables above it
+  /// come back empty.
+  ResultDetail detail = ResultDetail::kFull;
   /// Jobs, rounds (worker ids are not stored and come back empty), throughput timeline,
   /// gpu_busy_time_s, summary metrics, lease counters, policy statistics and wall time.
   SimulationResult result;
@@ -143,7 +151,11 @@ struct MergeOptions {
   /// When non-empty: write only these task ids, with these task_index values (a sweep's own
   /// tasks); otherwise every task of every source with its stored task_index.
   std::map<std::string, int> select;
-  Provenance provenance;                     ///< /meta of the merged file
+  /// /meta of the merged file. Its `detail` caps what is written: each task is stored at the
+  /// lower of its stored detail and this one, and /meta@detail is the lowest detail of any `ok`
+  /// task written (or provenance.detail when there is none), so that "every ok task holds at
+  /// least /meta@detail" is true of every merged file.
+  Provenance provenance;
   std::map<std::string, double> statistics;  ///< extra numeric /meta attributes (run statistics)
 };
 
@@ -152,10 +164,19 @@ struct MergeOptions {
 /// Unreadable sources throw StoreError. Returns the number of tasks written.
 std::size_t MergeResults(const std::string& out, const MergeOptions& options);
 
+/// Re-opens a merged file and checks that it holds every id of `task_ids`, both as a /summary
+/// row and as a /tasks group. Returns the ids missing (empty: verified). Throws StoreError when
+/// the file cannot be read.
+std::vector<std::string> MissingTasks(const std::string& path,
+                                      const std::set<std::string>& task_ids);
+
 /// All /summary rows in file order (completion order; sort by task_index for sweep order).
 std::vector<SummaryRow> ReadSummary(const std::string& path);
 /// The stored task `task_id`. Throws StoreError when it is absent.
 StoredTask ReadTask(const std::string& path, const std::string& task_id);
+/// /meta@detail of a results file (kFull for files written before detail levels existed).
+/// Throws StoreError.
+ResultDetail ReadFileDetail(const std::string& path);
 /// /meta attributes rendered as strings (numbers in decimal).
 std::map<std::string, std::string> ReadMeta(const std::string& path);
 /// Column name -> `units` attribute of every dataset in `group` (e.g. "/summary",

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/result_detail.hpp"
 #include "adaptsim/task.hpp"
 
 namespace adaptsim {
@@ -42,10 +44,18 @@ struct SweepSpec {
   std::map<std::string, TraceStats> trace_stats;   ///< resolved trace path -> stats
   /// Production tasks: ProductionStatsKey(task) -> the selected jobs' stats (read at load time).
   std::map<std::string, TraceStats> production_stats;
+  /// `detail`: what the results file stores per task (unset: the command's default,
+  /// kDefaultSweepDetail). Not part of any task's configuration or id.
+  std::optional<ResultDetail> detail;
 };
 
 /// What decides a production task's selected jobs: log path, selection options and GPUs.
 std::string ProductionStatsKey(const TaskConfig& task);
+
+/// Stored detail of a sweep whose spec and command line name none (docs/sweeps.md §2): per-job
+/// tables, which every figure reads (the ρ and JCT distributions); the round tables, ~90 % of a
+/// full task's bytes, are read by no figure.
+inline constexpr ResultDetail kDefaultSweepDetail = ResultDetail::kPerJob;
 
 /// Default relative cost of a simulation by policy (docs/sweeps.md §3.1: Shockwave ~10 min against
 /// < 1 min for the baselines on the 120-job trace, shockwave@8a44f4a:EXPERIMENTS.md#L44; Pollux

@@ -5,6 +5,7 @@
 #include <array>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/result_detail.hpp"
 
 namespace adaptsim::app {
 
@@ -58,6 +60,8 @@ std::array<double, N> ParseMix(const std::string& text, const char* flag) {
   }
   return mix;
 }
+/// Adds `--detail summary|per_job|full` to `cmd`, stored in `detail` (which must outlive it).
+void AddDetailOption(CLI::App* cmd, std::optional<ResultDetail>& detail);
 
 void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& commands);

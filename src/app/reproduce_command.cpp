@@ -54,6 +54,9 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
   cmd->add_flag("--quiet", options->quiet, "No per-task progress output");
   cmd->add_flag("--force", options->force, "Discard earlier results of the selected sweeps");
   cmd->add_flag("--retry-failed", options->retry_failed, "Rerun tasks recorded as failed/timeout");
+  AddDetailOption(cmd, options->detail);
+  cmd->add_flag("--keep-shards", options->keep_shards,
+                "Keep each sweep's shards after its merged file was verified");
   cmd->add_option("--task-timeout", options->task_timeout_s,
                   "Wall-clock seconds per task, then status timeout (0 = none)")
       ->check(CLI::NonNegativeNumber);

@@ -37,6 +37,9 @@ void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& 
       {"spec", DispatchOrder::kSpec}};
   cmd->add_option("--order", sweep.order, "Dispatch order (default longest-first)")
       ->transform(CLI::CheckedTransformer(orders, CLI::ignore_case));
+  AddDetailOption(cmd, sweep.detail);
+  cmd->add_flag("--keep-shards", sweep.keep_shards,
+                "Keep OUT.shards/ after the merged file was verified (default: delete it)");
   commands.push_back({cmd, [options] { return RunSweepCommand(*options); }});
 }
 

@@ -2,14 +2,18 @@
 //
 // Protocol (all point-to-point on MPI_COMM_WORLD):
 //   worker -> 0  kTagReady   (empty)          the worker is idle
-//   worker -> 0  kTagResult  ResultMessage    a finished (or cancelled) task, without its tables,
-//   worker -> 0  kTagShard   bytes            then its shard file image (if image_bytes > 0)
-//   0 -> worker  kTagTask    TaskMessage      run this task (queued behind the running one)
+//   worker -> 0  kTagResult  ResultMessages   finished (or cancelled) tasks, without tables,
+//   worker -> 0  kTagShard   bytes            then their shard file images, concatenated
+//                                             (if any image_bytes > 0)
+//   0 -> worker  kTagTask    TaskMessages     run this batch (queued behind the running tasks)
 //   0 -> worker  kTagDrain   (empty)          stop signal: do not start queued tasks
 //   0 -> worker  kTagCancel  (empty)          abandon the running and queued tasks (grace over)
 //   0 -> worker  kTagStop    (empty)          no more work: return
-// Rank 0 keeps up to kQueueDepth tasks outstanding per worker while enough work remains, so a
-// worker starts its next task the moment one ends, without a round trip to rank 0. Workers
+// Rank 0 hands out batches (task_batching.hpp: about half a second of expected work each, one
+// task while nothing is measured) and keeps up to kQueueDepth batches outstanding per worker
+// while enough work remains, so a worker starts its next task the moment one ends, without a
+// round trip to rank 0. A worker returns its results together, when its queue runs empty, every
+// kResultFlushInterval, or when told to stop: a killed batch loses only tasks not yet sent. Workers
 // encode their result as an HDF5 file image (store.hpp EncodeShard) and send it without
 // blocking; rank 0, the only writer, stores the bytes (shard + manifest line). Nobody waits in
 // a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and idle workers
@@ -38,6 +42,7 @@
 #include "signals.hpp"
 #include "sweep_plan.hpp"
 #include "sweep_report.hpp"
+#include "task_batching.hpp"
 
 namespace adaptsim {
 namespace {
@@ -52,8 +57,10 @@ constexpr int kTagResult = 4;
 constexpr int kTagCancel = 5;
 constexpr int kTagShard = 6;
 constexpr int kTagDrain = 7;
-/// Tasks outstanding per worker (running + queued) while more tasks remain than workers.
+/// Batches outstanding per worker (running + queued) while more tasks remain than workers.
 constexpr int kQueueDepth = 2;
+/// A worker sends its finished results at least this often while it has more tasks queued.
+constexpr auto kResultFlushInterval = std::chrono::milliseconds(250);
 constexpr auto kPollInterval = std::chrono::microseconds(1000);
 // Rank 0's poll backs off while no message arrives (all workers busy) and snaps back to the
 // minimum after each message: few wake-ups per task. The latency it adds (at most kMaxRootPoll)
@@ -70,16 +77,19 @@ struct TaskMessage {
   std::string config_json;
   double max_wall_time_s = 0.0;
   double grace_s = 0.0;
+  int detail = static_cast<int>(ResultDetail::kFull);  ///< ResultDetail of the shard
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& index& config_json& max_wall_time_s& grace_s;
+    ar& index& config_json& max_wall_time_s& grace_s& detail;
   }
 };
+using TaskMessages = std::vector<TaskMessage>;
 
-/// A finished task. With image_bytes > 0 the worker stored the result in a shard image (sent
-/// next, tag kTagShard) and `result` holds only status, message, summary metrics, statistics
-/// and wall time; otherwise `result` is complete (cancelled, or the worker could not encode).
+/// A finished task (results travel in batches: std::vector<ResultMessage>). With image_bytes > 0
+/// the worker stored the result in a shard image (sent next, tag kTagShard) and `result` holds only
+/// status, message, summary metrics, statistics and wall time; otherwise `result` is complete
+/// (cancelled, or the worker could not encode).
 struct ResultMessage {
   int index = 0;
   SimulationResult result;
@@ -90,6 +100,7 @@ struct ResultMessage {
     ar& index& result& image_bytes;
   }
 };
+using ResultMessages = std::vector<ResultMessage>;
 
 double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -153,7 +164,9 @@ class Root {
     if (result.status == "cancelled") return;
     task_time_sum_ += result.wall_time_s;
     const PlannedTask& task = plan_.tasks.at(index);
+    batcher_.Observe(task.cost, result.wall_time_s);
     TaskRecord record = MakeTaskRecord(task.config, index, std::move(result), rank);
+    record.detail = plan_.detail;
     if (image.empty()) {
       shards_.Write(record, plan_.provenance);
     } else {
@@ -179,7 +192,17 @@ class Root {
   void SetRunning(int running) { progress_.SetRunning(running); }
   TaskMessage Message(int index) {
     const TaskConfig& config = plan_.tasks.at(index).config;
-    return {index, config.ToJson().dump(), config.simulation.max_wall_time_s, options_.grace_s};
+    return {index, config.ToJson().dump(), config.simulation.max_wall_time_s, options_.grace_s,
+            static_cast<int>(plan_.detail)};
+  }
+  /// The next batch for a worker: pending tasks from `next` (advanced past them).
+  TaskMessages Batch(std::size_t& next, int workers) {
+    std::size_t size = batcher_.NextBatch(plan_, next, workers);
+    TaskMessages batch;
+    batch.reserve(size);
+    ++batches_;
+    for (std::size_t i = 0; i < size; ++i) batch.push_back(Message(plan_.pending[next++]));
+    return batch;
   }
   int Finish(int workers);
 
@@ -195,11 +218,13 @@ class Root {
   }
 
   ShardDirectory shards_;
+  TaskBatcher batcher_;
   Progress progress_;
   SweepReport report_;
   Clock::time_point start_ = Clock::now();
   double cpu_start_ = ProcessCpuSeconds();
   double task_time_sum_ = 0;
+  std::size_t batches_ = 0;  ///< task messages sent to workers (0 when rank 0 runs the tasks)
   std::optional<Clock::time_point> stop_time_;
 };
 
@@ -213,20 +238,22 @@ int Root::Finish(int workers) {
       {"run_worker_ranks", workers},
       {"run_tasks", static_cast<double>(progress_.done())},
       {"run_task_time_sum_s", task_time_sum_},
+      {"run_batches", static_cast<double>(batches_ > 0 ? batches_ : progress_.done())},
       {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0}};
   Clock::time_point merge_start = Clock::now();
   std::size_t stored = MergeSweep(plan_, shards_, statistics);
   double merge_wall = Seconds(Clock::now() - merge_start);
+  FinishShards(plan_, shards_, options_.keep_shards, options_.quiet);
   report_.PrintTable(stdout);
   std::size_t remaining = plan_.pending.size() - progress_.done();
   if (!options_.quiet) {
     std::fprintf(stderr,
-                 "adaptsim: %zu tasks run in %.2f s on %d worker rank(s): parallel efficiency "
-                 "%.3f, rank-0 CPU %.3f s (%.2f%% of wall); merge %.2f s; %s holds %zu of %zu "
-                 "tasks\n",
-                 progress_.done(), wall, workers, statistics["run_parallel_efficiency"], cpu,
-                 wall > 0 ? 100 * cpu / wall : 0.0, merge_wall, plan_.out_path.c_str(), stored,
-                 plan_.tasks.size());
+                 "adaptsim: %zu tasks run in %.2f s on %d worker rank(s) in %.0f batch(es): "
+                 "parallel efficiency %.3f, rank-0 CPU %.3f s (%.2f%% of wall); merge %.2f s; %s "
+                 "holds %zu of %zu tasks\n",
+                 progress_.done(), wall, workers, statistics["run_batches"],
+                 statistics["run_parallel_efficiency"], cpu, wall > 0 ? 100 * cpu / wall : 0.0,
+                 merge_wall, plan_.out_path.c_str(), stored, plan_.tasks.size());
   }
   if (stop_time_) {
     std::fprintf(stderr,
@@ -246,22 +273,26 @@ void RunLocally(Root& root) {
   }
 }
 
-/// Tasks to keep outstanding on one worker: kQueueDepth while more tasks remain than workers,
-/// then 1, so that the last tasks go to idle workers rather than queue behind running ones.
-int QueueDepth(std::size_t remaining, int workers) {
-  return remaining > static_cast<std::size_t>(workers) ? kQueueDepth : 1;
+/// Tasks to keep outstanding on one worker: kQueueDepth batches of `batch` while more tasks
+/// remain than workers, then 1, so that the last tasks go to idle workers rather than queue
+/// behind running ones.
+std::size_t QueueDepth(std::size_t remaining, int workers, std::size_t batch) {
+  return remaining > static_cast<std::size_t>(workers)
+             ? kQueueDepth * std::max<std::size_t>(1, batch)
+             : 1;
 }
 
-/// Receives the result whose kTagResult message `status` announced (and its shard image).
-ResultMessage ReceiveResult(const mpi::communicator& world, int worker,
-                            std::vector<unsigned char>& image) {
-  ResultMessage message;
-  world.recv(worker, kTagResult, message);
-  image.resize(message.image_bytes);
-  if (message.image_bytes > 0) {
-    world.recv(worker, kTagShard, image.data(), static_cast<int>(image.size()));
-  }
-  return message;
+/// Receives the results whose kTagResult message `status` announced (and their shard images,
+/// concatenated in `images`).
+ResultMessages ReceiveResults(const mpi::communicator& world, int worker,
+                              std::vector<unsigned char>& images) {
+  ResultMessages messages;
+  world.recv(worker, kTagResult, messages);
+  std::size_t bytes = 0;
+  for (const ResultMessage& m : messages) bytes += m.image_bytes;
+  images.resize(bytes);
+  if (bytes > 0) world.recv(worker, kTagShard, images.data(), static_cast<int>(images.size()));
+  return messages;
 }
 
 void Dispatch(const mpi::communicator& world, Root& root) {
@@ -269,12 +300,13 @@ void Dispatch(const mpi::communicator& world, Root& root) {
   const int workers = world.size() - 1;
   std::size_t next = 0;
   int running_workers = workers;
-  std::vector<int> outstanding(world.size(), 0);
+  std::vector<std::size_t> outstanding(world.size(), 0);  // tasks sent, not yet answered
+  std::vector<std::size_t> batch_size(world.size(), 1);   // size of the last batch sent
   std::vector<bool> stopped(world.size(), false);
   bool drain_sent = false;
   bool cancel_sent = false;
   auto poll = kMinRootPoll;
-  std::vector<unsigned char> image;
+  std::vector<unsigned char> images, image;
   std::vector<mpi::request> task_sends;  // each keeps its serialized message alive
   while (running_workers > 0) {
     bool stopping = root.Stopping();
@@ -293,26 +325,38 @@ void Dispatch(const mpi::communicator& world, Root& root) {
     boost::optional<mpi::status> status = world.iprobe(mpi::any_source, mpi::any_tag);
     if (!status) {
       std::this_thread::sleep_for(poll);
-      bool all_queued = std::all_of(outstanding.begin() + 1, outstanding.end(),
-                                    [&](int n) { return n >= kQueueDepth; });
+      bool all_queued = true;
+      for (int w = 1; w <= workers; ++w) {
+        all_queued = all_queued && (stopped[w] || outstanding[w] > batch_size[w]);
+      }
       poll = std::min(poll * 2, all_queued ? kMaxRootPollAllQueued : kMaxRootPoll);
       continue;
     }
     poll = kMinRootPoll;
     int worker = status->source();
-    std::optional<ResultMessage> result;
+    ResultMessages results;
     if (status->tag() == kTagResult) {
-      result = ReceiveResult(world, worker, image);
-      --outstanding[worker];
+      results = ReceiveResults(world, worker, images);
+      outstanding[worker] -= std::min(outstanding[worker], results.size());
     } else {
       world.recv(worker, kTagReady);
     }
+    // Record first: the measured times size the next batch.
+    std::size_t offset = 0;
+    for (ResultMessage& result : results) {
+      image.assign(images.begin() + static_cast<std::ptrdiff_t>(offset),
+                   images.begin() + static_cast<std::ptrdiff_t>(offset + result.image_bytes));
+      offset += result.image_bytes;
+      root.Record(result.index, std::move(result.result), worker, image);
+    }
     while (!stopping && next < pending.size() &&
-           outstanding[worker] < QueueDepth(pending.size() - next, workers)) {
+           outstanding[worker] < QueueDepth(pending.size() - next, workers, batch_size[worker])) {
       // Not send(): a task message above the eager limit would block rank 0 until the worker,
       // busy with its running task, posts the receive.
-      task_sends.push_back(world.isend(worker, kTagTask, root.Message(pending[next++])));
-      ++outstanding[worker];
+      TaskMessages batch = root.Batch(next, workers);
+      batch_size[worker] = batch.size();
+      outstanding[worker] += batch.size();
+      task_sends.push_back(world.isend(worker, kTagTask, batch));
     }
     std::erase_if(task_sends, [](mpi::request& r) { return r.test().has_value(); });
     if (outstanding[worker] == 0) {
@@ -320,10 +364,9 @@ void Dispatch(const mpi::communicator& world, Root& root) {
       stopped[worker] = true;
       --running_workers;
     }
-    if (result) {
-      root.SetRunning(static_cast<int>(
-          std::count_if(outstanding.begin(), outstanding.end(), [](int n) { return n > 0; })));
-      root.Record(result->index, std::move(result->result), worker, image);
+    if (!results.empty()) {
+      root.SetRunning(static_cast<int>(std::count_if(outstanding.begin(), outstanding.end(),
+                                                     [](std::size_t n) { return n > 0; })));
     }
   }
   for (mpi::request& r : task_sends) r.wait();  // already complete: every task was answered
@@ -357,30 +400,45 @@ class Worker {
       } else {
         result = RunOne(message);
       }
-      Send(message.index, std::move(result));
+      Add(message.index, std::move(result));
+      if (drain_ || signals_.received() != 0 ||
+          Clock::now() - first_unsent_ >= kResultFlushInterval) {
+        Flush();
+      }
     }
+    Flush();  // nothing left (rank 0 stops a worker only after all its results arrived)
     WaitForSends();
   }
 
  private:
-  /// Takes every message rank 0 has sent; waits for one while the queue is empty. Returns false
-  /// on kTagStop (the queue is then empty).
+  /// Takes every message rank 0 has sent; while the queue is empty, sends the finished results
+  /// (rank 0 refills on their arrival) and waits for a message. Returns false on kTagStop (the
+  /// queue is then empty).
   bool ReceiveFromRoot() {
-    while (std::optional<int> tag = ProbeRoot(world_, queue_.empty())) {
+    while (true) {
+      std::optional<int> tag = ProbeRoot(world_, false);
+      if (!tag) {
+        if (!queue_.empty()) return true;
+        Flush();
+        tag = ProbeRoot(world_, true);
+      }
       if (*tag == kTagStop) {
         world_.recv(0, kTagStop);
         return false;
       }
       if (*tag == kTagTask) {
-        world_.recv(0, kTagTask, queue_.emplace_back());
+        TaskMessages batch;
+        world_.recv(0, kTagTask, batch);
+        for (TaskMessage& task : batch) queue_.push_back(std::move(task));
       } else {  // kTagDrain, or kTagCancel that arrived after its task had ended
         world_.recv(0, *tag);
         drain_ = true;
       }
     }
-    return true;
   }
 
+  /// Runs a task and encodes its shard into image_ (empty when it could not be encoded or the
+  /// task was cancelled); returns the result without the tables the image holds.
   SimulationResult RunOne(const TaskMessage& message) {
     TaskConfig config = TaskConfig::FromJson(nlohmann::json::parse(message.config_json));
     config.simulation.max_wall_time_s = message.max_wall_time_s;
@@ -389,6 +447,7 @@ class Worker {
     if (check.root_cancelled()) drain_ = true;
     if (result.status == "cancelled") return result;
     TaskRecord record = MakeTaskRecord(config, message.index, std::move(result), world_.rank());
+    record.detail = static_cast<ResultDetail>(message.detail);
     try {
       image_ = EncodeShard(record, provenance_);
     } catch (const StoreError&) {
@@ -404,18 +463,31 @@ class Worker {
     return summary;
   }
 
-  /// Sends a result (and the shard image in image_) without blocking; the previous sends must
-  /// have completed first (their buffers are reused).
-  void Send(int index, SimulationResult result) {
-    WaitForSends();
+  /// Queues a result (and the shard image in image_) for the next Flush.
+  void Add(int index, SimulationResult result) {
+    if (unsent_.empty()) first_unsent_ = Clock::now();
     ResultMessage message{index, std::move(result), 0};
-    sent_image_.swap(image_);
+    if (message.result.status != "cancelled") {
+      message.image_bytes = image_.size();
+      unsent_images_.insert(unsent_images_.end(), image_.begin(), image_.end());
+    }
     image_.clear();
-    message.image_bytes = message.result.status == "cancelled" ? 0 : sent_image_.size();
-    requests_.push_back(world_.isend(0, kTagResult, message));
-    if (message.image_bytes > 0) {
+    unsent_.push_back(std::move(message));
+  }
+
+  /// Sends the queued results without blocking; the previous sends must have completed first
+  /// (their buffers are reused).
+  void Flush() {
+    if (unsent_.empty()) return;
+    WaitForSends();
+    sent_.swap(unsent_);
+    sent_images_.swap(unsent_images_);
+    unsent_.clear();
+    unsent_images_.clear();
+    requests_.push_back(world_.isend(0, kTagResult, sent_));
+    if (!sent_images_.empty()) {
       requests_.push_back(
-          world_.isend(0, kTagShard, sent_image_.data(), static_cast<int>(sent_image_.size())));
+          world_.isend(0, kTagShard, sent_images_.data(), static_cast<int>(sent_images_.size())));
     }
   }
 
@@ -433,7 +505,9 @@ class Worker {
   std::deque<TaskMessage> queue_;
   bool drain_ = false;
   std::vector<unsigned char> image_;
-  std::vector<unsigned char> sent_image_;
+  ResultMessages unsent_, sent_;
+  std::vector<unsigned char> unsent_images_, sent_images_;
+  Clock::time_point first_unsent_ = Clock::now();
   std::vector<mpi::request> requests_;
 };
 

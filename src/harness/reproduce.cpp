@@ -91,6 +91,8 @@ SweepCommandOptions SweepOptions(const ReproduceOptions& options, const Reproduc
   sweep_options.dry_run = options.dry_run;
   sweep_options.grace_s = options.grace_s;
   sweep_options.task_timeout_s = options.task_timeout_s;
+  sweep_options.detail = options.detail;
+  sweep_options.keep_shards = options.keep_shards;
   sweep_options.argv = options.argv;
   return sweep_options;
 }

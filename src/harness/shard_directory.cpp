@@ -77,6 +77,26 @@ std::map<std::string, std::string> ShardDirectory::Finished() const {
   return finished;
 }
 
+std::map<std::string, ResultDetail> ShardDirectory::Details() const {
+  std::map<std::string, ResultDetail> logged;
+  std::ifstream manifest(fs::path(dir_) / kManifest);
+  std::string line;
+  while (std::getline(manifest, line)) {
+    nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!entry.is_object() || !entry.contains("id")) continue;
+    std::optional<ResultDetail> detail;  // lines written before detail levels: full
+    if (entry.contains("detail")) detail = ParseResultDetail(entry["detail"].get<std::string>());
+    logged[entry["id"].get<std::string>()] = detail.value_or(ResultDetail::kFull);  // last wins
+  }
+  std::map<std::string, ResultDetail> details;
+  for (const std::string& path : ShardPaths()) {
+    std::string id = fs::path(path).stem().string();
+    auto it = logged.find(id);
+    details[id] = it != logged.end() ? it->second : ReadFileDetail(path);
+  }
+  return details;
+}
+
 void ShardDirectory::Write(const TaskRecord& record, const Provenance& provenance) {
   WriteShard((fs::path(dir_) / (record.task_id + ".h5")).string(), record, provenance);
   AppendManifest(record);
@@ -93,6 +113,7 @@ void ShardDirectory::AppendManifest(const TaskRecord& record) {
                           {"task_index", record.task_index},
                           {"rank", record.rank},
                           {"wall_time_s", record.result.wall_time_s},
+                          {"detail", ToString(record.detail)},
                           {"finished_utc", UtcTimestamp()}};
   std::string text = entry.dump() + "\n";
   std::string path = (fs::path(dir_) / kManifest).string();

@@ -1,8 +1,8 @@
 // Crash-safe result storage of a sweep (docs/sweeps.md §4): one HDF5 shard per finished task,
 // `<out>.shards/<task id>.h5`, written under a temporary name, fsync'd and renamed (store.hpp
 // WriteShard), plus an append-only log `<out>.shards/manifest.jsonl` (one JSON object per line:
-// id, status, task_index, rank, wall_time_s, finished_utc). A shard file is the proof that a
-// task finished; the manifest is the fast index used on resume (a shard without a manifest line
+// id, status, task_index, rank, wall_time_s, detail, finished_utc). A shard file is the proof that
+// a task finished; the manifest is the fast index used on resume (a shard without a manifest line
 // — kill -9 between rename and append — is read instead; a torn last line is ignored).
 // Only rank 0 uses this class. No MPI here.
 #pragma once
@@ -27,6 +27,9 @@ class ShardDirectory {
   /// task id -> status of every complete shard. Throws StoreError for an unreadable shard
   /// without a manifest line.
   std::map<std::string, std::string> Finished() const;
+  /// task id -> stored detail of every complete shard (manifest lines without `detail`: kFull).
+  /// Throws StoreError for an unreadable shard without a manifest line.
+  std::map<std::string, ResultDetail> Details() const;
   /// Writes the shard (fsync'd), then appends its manifest line. Throws StoreError.
   void Write(const TaskRecord& record, const Provenance& provenance);
   /// Stores `image` (EncodeShard of `record` made by a worker) as the shard of `record`, then

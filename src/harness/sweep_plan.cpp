@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
+#include <set>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/sweep.hpp"
@@ -12,13 +13,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Status of every task in an existing --out; empty (and `readable` false) when it cannot be read.
-std::map<std::string, std::string> ReadOldOut(const std::string& path, bool& readable) {
-  std::map<std::string, std::string> done;
+/// What is stored of a finished task.
+struct Stored {
+  std::string status;
+  ResultDetail detail = ResultDetail::kFull;
+};
+
+/// Every task in an existing --out (an ok task there holds at least /meta@detail, MergeResults);
+/// empty (and `readable` false) when it cannot be read.
+std::map<std::string, Stored> ReadOldOut(const std::string& path, bool& readable) {
+  std::map<std::string, Stored> done;
   readable = false;
   if (!fs::exists(path)) return done;
   try {
-    for (const SummaryRow& row : ReadSummary(path)) done[row.task_id] = row.status;
+    ResultDetail detail = ReadFileDetail(path);
+    for (const SummaryRow& row : ReadSummary(path)) done[row.task_id] = {row.status, detail};
     readable = true;
   } catch (const StoreError& error) {
     std::fprintf(stderr, "adaptsim: warning: ignoring unreadable %s (%s); shards are used\n",
@@ -58,21 +67,28 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   SweepPlan plan;
   plan.name = spec.name;
   plan.out_path = options.out_path;
-  plan.provenance = Provenance{options.argv, rank_count, spec.name, options.spec_path};
+  plan.detail = options.detail.value_or(spec.detail.value_or(kDefaultSweepDetail));
+  plan.provenance = Provenance{options.argv, rank_count, spec.name, options.spec_path, plan.detail};
   ShardDirectory shards(options.out_path);
   if (options.force && !options.dry_run) {
     shards.RemoveAll();
     fs::remove(out);
   }
-  std::map<std::string, std::string> done = ReadOldOut(options.out_path, plan.merge_old_out);
-  for (const auto& [id, status] : shards.Finished()) done[id] = status;  // shards are newer
+  std::map<std::string, Stored> done = ReadOldOut(options.out_path, plan.merge_old_out);
+  std::map<std::string, ResultDetail> shard_details = shards.Details();
+  for (const auto& [id, status] : shards.Finished()) {  // shards are newer
+    done[id] = {status, shard_details.at(id)};
+  }
   for (TaskConfig& config : ExpandSweep(spec)) {
     config.simulation.max_wall_time_s = options.task_timeout_s;
     config.simulation.max_rounds = options.task_timeout_rounds;
     PlannedTask task{config, config.Id(), ExpectedCost(spec, config), ""};
     auto it = done.find(task.id);
-    if (it != done.end()) task.state = it->second;
-    bool rerun = options.retry_failed && !task.state.empty() && task.state != "ok";
+    if (it != done.end()) task.state = it->second.status;
+    // An ok task stored with less detail than asked for reruns (its result is the same, its
+    // tables were not kept); one with more detail is cut down to the asked level by the merge.
+    bool too_little = task.state == "ok" && it->second.detail < plan.detail;
+    bool rerun = too_little || (options.retry_failed && !task.state.empty() && task.state != "ok");
     if (task.state.empty() || rerun) plan.pending.push_back(static_cast<int>(plan.tasks.size()));
     plan.tasks.push_back(std::move(task));
   }
@@ -102,8 +118,9 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
                  fs::path(t.config.trace_path).filename().c_str(), production.c_str(),
                  t.config.policy_options.empty() ? "" : t.config.policy_options.dump().c_str());
   }
-  std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f\n",
-               plan.tasks.size(), plan.pending.size(), pending, total);
+  std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f; detail %s\n",
+               plan.tasks.size(), plan.pending.size(), pending, total,
+               std::string(ToString(plan.detail)).c_str());
 }
 
 std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
@@ -117,6 +134,36 @@ std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
   merge.provenance = plan.provenance;
   merge.statistics = statistics;
   return MergeResults(plan.out_path, merge);
+}
+
+bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet) {
+  std::vector<std::string> paths = shards.ShardPaths();
+  std::set<std::string> ids;
+  for (const std::string& path : paths) ids.insert(fs::path(path).stem().string());
+  std::vector<std::string> missing;
+  std::string failure;
+  try {
+    missing = MissingTasks(plan.out_path, ids);
+  } catch (const StoreError& error) {
+    failure = error.what();
+  }
+  if (failure.empty() && !missing.empty()) {
+    failure = std::to_string(missing.size()) + " of " + std::to_string(ids.size()) +
+              " shard(s) are not in it (first " + missing.front() +
+              "; a shard of a task not in this spec is never merged)";
+  }
+  if (!failure.empty()) {
+    std::fprintf(stderr, "adaptsim: warning: %s not verified: %s; keeping %s\n",
+                 plan.out_path.c_str(), failure.c_str(), shards.dir().c_str());
+    return false;
+  }
+  if (keep) return true;
+  shards.RemoveAll();
+  if (!quiet) {
+    std::fprintf(stderr, "adaptsim: %s verified (%zu shard(s) in it); removed %s\n",
+                 plan.out_path.c_str(), ids.size(), shards.dir().c_str());
+  }
+  return true;
 }
 
 }  // namespace adaptsim

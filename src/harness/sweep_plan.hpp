@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "adaptsim/harness.hpp"
+#include "adaptsim/sweep.hpp"
 #include "shard_directory.hpp"
 
 namespace adaptsim {
@@ -17,6 +18,7 @@ struct PlannedTask {
   std::string id;     ///< config.Id()
   double cost = 0;    ///< ExpectedCost
   std::string state;  ///< "" (never run), or the stored status: "ok", "failed", "timeout"
+                      ///< (an "ok" task stored with less than the plan's detail is pending)
 };
 
 struct SweepPlan {
@@ -25,6 +27,7 @@ struct SweepPlan {
   std::vector<PlannedTask> tasks;  ///< expansion order; the position is the task_index
   std::vector<int> pending;        ///< indices into `tasks` to run now, in dispatch order
   Provenance provenance;
+  ResultDetail detail = kDefaultSweepDetail;  ///< --detail, else the spec's, else the default
   /// --out existed and was readable: its tasks count as finished and it is a merge source.
   bool merge_old_out = false;
 };
@@ -42,5 +45,10 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out);
 /// `statistics` in /meta. Returns the number of tasks in the file.
 std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
                        const std::map<std::string, double>& statistics);
+
+/// After MergeSweep: re-opens --out and checks that every shard's task is in it (summary row and
+/// task group). Verified and not `keep`: deletes the shard folder. Not verified: keeps it and
+/// prints why on stderr (never loses a result). Returns whether --out was verified.
+bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet);
 
 }  // namespace adaptsim

@@ -575,6 +575,15 @@ void ReadProductionStats(const Reader& reader, SweepSpec& spec, const AxisIndex&
   spec.production_stats[key] = stats;
 }
 
+/// `detail = "summary" | "per_job" | "full"` (optional; ResultDetail).
+void ReadDetail(const Reader& reader, const toml::node* node, SweepSpec& spec) {
+  if (node == nullptr) return;
+  std::optional<ResultDetail> detail;
+  if (node->is_string()) detail = ParseResultDetail(*node->value<std::string>());
+  if (!detail) reader.Throw(*node, "detail", "expected \"summary\", \"per_job\" or \"full\"");
+  spec.detail = detail;
+}
+
 /// Builds each distinct (policy, options) once and validates every task's SimulationOptions;
 /// errors point at the axis that set the offending value.
 void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index,
@@ -628,9 +637,11 @@ SweepSpec LoadSweepSpec(const std::string& path) {
   }
   spec.name = *name->value<std::string>();
   Collected collected;
-  CollectTable(reader, root, "", collected, collected.axes, {"name", "zip", "policy_weights"});
+  CollectTable(reader, root, "", collected, collected.axes,
+               {"name", "zip", "policy_weights", "detail"});
   if (const toml::node* zip = root.get("zip")) CollectZips(reader, *zip, collected);
   ReadPolicyWeights(reader, root.get("policy_weights"), spec);
+  ReadDetail(reader, root.get("detail"), spec);
   AxisIndex index;
   BuildDimensions(reader, collected, spec, index);
   CheckOptionPolicies(reader, collected, spec);

@@ -132,4 +132,7 @@ void AppendRows(hid_t group, const Table& table);
 /// The /summary row of a record.
 SummaryRow MakeSummaryRow(const TaskRecord& record);
 
+/// ReadTask on an open file (`path` only names it in errors).
+StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string& task_id);
+
 }  // namespace adaptsim::store

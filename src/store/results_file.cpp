@@ -98,6 +98,7 @@ void WriteMeta(hid_t file, const Provenance& provenance) {
   store::WriteAttribute(meta, "hdf5_version", Hdf5Version());
   store::WriteAttribute(meta, "sweep_name", provenance.sweep_name);
   store::WriteAttribute(meta, "spec_path", provenance.spec_path);
+  store::WriteAttribute(meta, "detail", std::string(ToString(provenance.detail)));
 }
 
 /// One attribute per key of the canonical config JSON; objects and arrays as JSON text.
@@ -137,11 +138,14 @@ void WriteRounds(hid_t task_group, const std::vector<RoundResult>& rounds) {
   store::WriteColumn(group, "running_offsets", offsets, "count", false);
 }
 
-void WriteResultTables(hid_t task_group, const SimulationResult& result) {
+/// The tables of `result` that `detail` keeps (ResultDetail).
+void WriteResultTables(hid_t task_group, const SimulationResult& result, ResultDetail detail) {
+  if (detail < ResultDetail::kPerJob) return;
   Handle jobs = store::CreateGroup(task_group, "jobs");
   store::WriteTable(
       jobs, store::ToTable(result.jobs, [](const auto& j, auto&& v) { VisitJobFields(j, v); }),
       false);
+  if (detail < ResultDetail::kFull) return;
   WriteRounds(task_group, result.rounds);
   Handle timeline = store::CreateGroup(task_group, "throughput_timeline");
   store::WriteTable(timeline,
@@ -178,7 +182,8 @@ void WriteTask(hid_t tasks, const TaskRecord& record) {
   store::WriteAttribute(group, "message", record.result.message);
   store::WriteAttribute(group, "rank", std::int64_t{record.rank});
   store::WriteAttribute(group, "wall_time_s", record.result.wall_time_s);
-  WriteResultTables(group, record.result);
+  store::WriteAttribute(group, "detail", std::string(ToString(record.detail)));
+  WriteResultTables(group, record.result, record.detail);
   WriteSummaryAttributes(group, record.result);
 }
 
@@ -290,6 +295,9 @@ void Publish(const std::string& tmp, const std::string& path, bool sync_folder) 
   SyncPath(parent.empty() ? "." : parent.string(), true);
 }
 
+/// Source files MergeResults keeps open at once (a shard is read once; a merged file many times).
+constexpr std::size_t kMaxOpenSources = 64;
+
 struct Chosen {
   std::size_t source = 0;
   SummaryRow row;
@@ -301,7 +309,9 @@ std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenanc
   store::ErrorScope errors;
   // The core driver keeps the file in memory; the name only identifies it inside this process.
   Handle file = store::CreateFile(record.task_id + ".h5", /*in_memory=*/true);
-  WriteMeta(file, provenance);
+  Provenance shard_provenance = provenance;
+  shard_provenance.detail = record.detail;  // a shard's /meta@detail is its task's
+  WriteMeta(file, shard_provenance);
   Handle summary = store::CreateGroup(file, "summary");
   store::WriteTable(summary, SummaryTable({store::MakeSummaryRow(record)}), true);
   Handle tasks = store::CreateGroup(file, "tasks");
@@ -356,24 +366,38 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
   try {
     store::ErrorScope errors;
     Handle file = store::CreateFile(tmp);
-    WriteMeta(file, options.provenance);
-    {
-      Handle meta = store::OpenGroup(file, "meta");
-      for (const auto& [name, value] : options.statistics) store::WriteAttribute(meta, name, value);
-    }
     Handle tasks = store::CreateGroup(file, "tasks");
+    ResultDetail lowest_ok = options.provenance.detail;
     std::vector<SummaryRow> rows;
     // Tasks are read and rewritten rather than H5Ocopy'd: H5Ocopy of groups with many
     // variable-length string attributes (dense attribute storage) crashes in HDF5 1.10.8.
+    // Each source is opened once and kept open while its tasks are copied (a merged --out
+    // holds thousands), so the merge stays linear in the number of tasks.
+    std::map<std::size_t, Handle> open_sources;
     for (const Chosen* c : order) {
-      StoredTask stored = ReadTask(options.sources[c->source], c->row.task_id);
+      const std::string& source = options.sources[c->source];
+      auto it = open_sources.find(c->source);
+      if (it == open_sources.end()) {
+        if (open_sources.size() >= kMaxOpenSources) open_sources.clear();
+        it = open_sources.emplace(c->source, store::OpenFile(source, false)).first;
+      }
+      StoredTask stored = store::ReadStoredTask(it->second, source, c->row.task_id);
       TaskRecord record;
       record.task_id = stored.task_id;
       record.task_index = c->row.task_index;
       record.config_json = nlohmann::json::parse(stored.config_json);
       record.result = std::move(stored.result);
       record.rank = stored.rank;
+      record.detail = std::min(stored.detail, options.provenance.detail);
+      if (stored.status == "ok") lowest_ok = std::min(lowest_ok, record.detail);
       WriteTask(tasks, record);
+    }
+    Provenance provenance = options.provenance;
+    provenance.detail = lowest_ok;
+    WriteMeta(file, provenance);
+    {
+      Handle meta = store::OpenGroup(file, "meta");
+      for (const auto& [name, value] : options.statistics) store::WriteAttribute(meta, name, value);
     }
     for (const Chosen* c : order) rows.push_back(c->row);
     Handle summary = store::CreateGroup(file, "summary");

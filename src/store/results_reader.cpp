@@ -46,9 +46,12 @@ std::vector<RoundResult> ReadRounds(hid_t task_group) {
   return rounds;
 }
 
-void ReadResultTables(hid_t task_group, SimulationResult& result) {
+/// The tables `detail` says are stored; the others stay empty.
+void ReadResultTables(hid_t task_group, SimulationResult& result, ResultDetail detail) {
+  if (detail < ResultDetail::kPerJob) return;
   Handle jobs = store::OpenGroup(task_group, "jobs");
   result.jobs = store::ReadTable<JobResult>(jobs, [](auto& j, auto&& v) { VisitJobFields(j, v); });
+  if (detail < ResultDetail::kFull) return;
   result.rounds = ReadRounds(task_group);
   Handle timeline = store::OpenGroup(task_group, "throughput_timeline");
   result.throughput_timeline = store::ReadTable<ThroughputSample>(
@@ -76,6 +79,15 @@ void ReadSummaryAttributes(hid_t task_group, SimulationResult& result) {
   }
 }
 
+/// The detail attribute of a task group or /meta; absent (schema 2 files) means kFull.
+ResultDetail DetailAttribute(hid_t object, const std::string& where) {
+  if (!store::HasAttribute(object, "detail")) return ResultDetail::kFull;
+  std::string text = StringAttribute(object, "detail");
+  std::optional<ResultDetail> detail = ParseResultDetail(text);
+  if (!detail) store::Fail(where + ": unknown detail '" + text + "'");
+  return *detail;
+}
+
 }  // namespace
 
 std::vector<SummaryRow> ReadSummary(const std::string& path) {
@@ -86,9 +98,9 @@ std::vector<SummaryRow> ReadSummary(const std::string& path) {
                                       [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
 }
 
-StoredTask ReadTask(const std::string& path, const std::string& task_id) {
-  store::ErrorScope errors;
-  Handle file = store::OpenFile(path, false);
+namespace store {
+
+StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string& task_id) {
   Handle tasks = store::OpenGroup(file, "tasks");
   if (!store::Exists(tasks, task_id)) {
     throw StoreError("'" + path + "' has no task " + task_id);
@@ -100,12 +112,44 @@ StoredTask ReadTask(const std::string& path, const std::string& task_id) {
   task.message = StringAttribute(group, "message");
   task.config_json = StringAttribute(group, "config_json");
   task.rank = static_cast<int>(IntegerAttribute(group, "rank"));
+  task.detail = DetailAttribute(group, "task " + task_id);
   task.result.status = task.status;
   task.result.message = task.message;
   ReadNumberAttribute(group, "wall_time_s", task.result.wall_time_s);
-  ReadResultTables(group, task.result);
+  ReadResultTables(group, task.result, task.detail);
   ReadSummaryAttributes(group, task.result);
   return task;
+}
+
+}  // namespace store
+
+StoredTask ReadTask(const std::string& path, const std::string& task_id) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  return store::ReadStoredTask(file, path, task_id);
+}
+
+ResultDetail ReadFileDetail(const std::string& path) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  Handle meta = store::OpenGroup(file, "meta");
+  return DetailAttribute(meta, path + " /meta");
+}
+
+std::vector<std::string> MissingTasks(const std::string& path,
+                                      const std::set<std::string>& task_ids) {
+  std::set<std::string> in_summary;
+  for (SummaryRow& row : ReadSummary(path)) in_summary.insert(std::move(row.task_id));
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  Handle tasks = store::OpenGroup(file, "tasks");
+  std::vector<std::string> groups = store::ChildNames(tasks);
+  std::set<std::string> in_tasks(groups.begin(), groups.end());
+  std::vector<std::string> missing;
+  for (const std::string& id : task_ids) {
+    if (in_summary.count(id) == 0 || in_tasks.count(id) == 0) missing.push_back(id);
+  }
+  return missing;
 }
 
 std::map<std::string, std::string> ReadMeta(const std::string& path) {

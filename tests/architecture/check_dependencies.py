@@ -70,7 +70,7 @@ STAGE_OF_HEADER = {
     "registry": "policies",
     "simulation": "engine", "simulator": "engine", "interval_simulator": "engine",
     "metrics": "metrics",
-    "store": "store",
+    "store": "store", "result_detail": "store",
     "harness": "harness", "task": "harness", "sweep": "harness", "results_analysis": "harness",
     "reproduce": "harness", "production_source": "harness",
 }

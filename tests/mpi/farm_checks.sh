@@ -4,7 +4,8 @@
 #     half of the tasks throw: they are recorded as failed and the sweep completes (exit 0);
 #   farm_checks.sh signal DEFAULT_DATA_DIR MPIEXEC ADAPTSIM WORKDIR
 #     SIGUSR1 to mpirun mid-sweep: exit 0 with part of the tasks stored, queued tasks not
-#     started; rerunning the command stores every task exactly once.
+#     started; rerunning the command stores every task exactly once (--keep-shards keeps the
+#     manifest that shows it).
 # Exits 77 (CTest SKIP_RETURN_CODE) when the reference data folder is absent.
 set -eu
 mode=$1 default_data=$2 mpiexec=$3 adaptsim=$4 dir=$5
@@ -23,7 +24,10 @@ throughputs = "$data/shockwave/throughputs/tacc_throughputs.json"
 num_gpus = 32
 policies = "fail_after"
 SPEC
-run() { "$mpiexec" --oversubscribe -n 3 "$adaptsim" sweep "$spec" --out "$out" >> "$dir/log.txt" 2>&1; }
+run() {
+  "$mpiexec" --oversubscribe -n 3 "$adaptsim" sweep "$spec" --out "$out" --keep-shards \
+    >> "$dir/log.txt" 2>&1
+}
 if [ "$mode" = failure ]; then
   printf 'seeds = [0, 1, 2, 3]\nfail_after.after = [5, -1]\n' >> "$spec"
   run || fail "sweep exited $?"
@@ -36,7 +40,8 @@ printf 'seeds = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\nfail_after.after = -1\nfail_afte
   >> "$spec"
 manifest=$out.shards/manifest.jsonl
 lines() { if [ -f "$manifest" ]; then wc -l < "$manifest"; else echo 0; fi; }
-"$mpiexec" --oversubscribe -n 3 "$adaptsim" sweep "$spec" --out "$out" >> "$dir/log.txt" 2>&1 &
+"$mpiexec" --oversubscribe -n 3 "$adaptsim" sweep "$spec" --out "$out" --keep-shards \
+  >> "$dir/log.txt" 2>&1 &
 pid=$!
 i=0
 while [ "$(lines)" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done

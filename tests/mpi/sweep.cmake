@@ -34,3 +34,17 @@ foreach(_mode failure signal)
     ENVIRONMENT "${_sweep_env}" SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 2
     RESOURCE_LOCK mpi_ranks)
 endforeach()
+
+# Large-sweep options (tests/mpi/sweep_scale_check.py): stored detail levels and shard removal
+# after the verified merge; batches of sub-second tasks give the same results with 1, 2 and 3
+# ranks; SIGUSR1 while workers hold batches, then resume, completes every task exactly once.
+foreach(_mode detail batching signal)
+  add_test(NAME mpi_sweep_scale_${_mode}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/sweep_scale_check.py ${_mode}
+                   ${ADAPTSIM_DEFAULT_DATA_DIR} ${ADAPTSIM_MPIEXEC}
+                   $<TARGET_FILE:adaptsim_test_cli> $<TARGET_FILE:adaptsim_compare_results>
+                   ${CMAKE_CURRENT_BINARY_DIR}/mpi_sweep_scale_${_mode})
+  set_tests_properties(mpi_sweep_scale_${_mode} PROPERTIES
+    ENVIRONMENT "${_sweep_env}" SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS 2
+    RESOURCE_LOCK mpi_ranks)
+endforeach()

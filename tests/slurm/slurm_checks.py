@@ -227,7 +227,8 @@ def check_requeue(opts, env):
     # (every 30 s), up to 30 s late or early: 10-40 s after each run's start (14-27 s seen),
     # while the whole sweep needs ~55 s; so it is interrupted at least once.
     job_id, log = submit(["--ntasks=3", "--time=0-00:01:00", "--signal=B:USR1@50"], opts.source,
-                         opts.workdir, "slurm/smoke.sbatch", [str(spec), str(results)], env)
+                         opts.workdir, "slurm/smoke.sbatch",
+                         [str(spec), str(results), "--keep-shards"], env)  # the manifest is read
     fields = wait_for_job(job_id, 400, log)
     text = read(log)
     print(text)
