@@ -18,7 +18,10 @@
 namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
-inline constexpr int kResultsSchemaVersion = 2;
+inline constexpr int kResultsSchemaVersion = 3;
+/// The oldest version ReadTask (and so MergeResults) still reads (docs/results-format.md lists
+/// what changed).
+inline constexpr int kOldestReadableSchemaVersion = 2;
 
 /// An HDF5 call failed (cannot create/open the file, not an adaptsim results file, disk full).
 /// `what()` names the file and the failing operation.
@@ -65,7 +68,7 @@ struct TaskRecord {
 struct SummaryRow {
   std::string task_id;
   int task_index = 0;
-  std::string status;
+  TaskStatus status = TaskStatus::kOk;  ///< stored as its name (ToString)
   std::string message;
   std::string policy;
   std::string trace;
@@ -83,7 +86,7 @@ struct SummaryRow {
 /// A task read back from /tasks/<task_id>.
 struct StoredTask {
   std::string task_id;
-  std::string status;
+  TaskStatus status = TaskStatus::kOk;
   std::string message;
   std::string config_json;  ///< canonical JSON of the configuration (TaskConfig::ToJson().dump())
   int rank = 0;
@@ -154,7 +157,8 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options);
 
 /// All /summary rows in file order (completion order; sort by task_index for sweep order).
 std::vector<SummaryRow> ReadSummary(const std::string& path);
-/// The stored task `task_id`. Throws StoreError when it is absent.
+/// The stored task `task_id`. Throws StoreError when it is absent or the file's schema_version is
+/// outside [kOldestReadableSchemaVersion, kResultsSchemaVersion].
 StoredTask ReadTask(const std::string& path, const std::string& task_id);
 /// /meta attributes rendered as strings (numbers in decimal).
 std::map<std::string, std::string> ReadMeta(const std::string& path);

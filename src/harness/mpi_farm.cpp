@@ -150,7 +150,7 @@ class Root {
   /// the task's shard encoded by the worker; `result` then only needs the summary fields.
   void Record(int index, SimulationResult result, int rank,
               const std::vector<unsigned char>& image = {}) {
-    if (result.status == "cancelled") return;
+    if (result.status == TaskStatus::kCancelled) return;
     task_time_sum_ += result.wall_time_s;
     const PlannedTask& task = plan_.tasks.at(index);
     TaskRecord record = MakeTaskRecord(task.config, index, std::move(result), rank);
@@ -352,7 +352,7 @@ class Worker {
       queue_.pop_front();
       SimulationResult result;
       if (drain_ || signals_.received() != 0) {
-        result.status = "cancelled";  // queued, never started: reruns on resume
+        result.status = TaskStatus::kCancelled;  // queued, never started: reruns on resume
         result.message = "not started: sweep stopping";
       } else {
         result = RunOne(message);
@@ -387,7 +387,7 @@ class Worker {
     CancelCheck check(signals_, message.grace_s, &world_);
     SimulationResult result = RunTaskCaught(config, std::ref(check));
     if (check.root_cancelled()) drain_ = true;
-    if (result.status == "cancelled") return result;
+    if (result.status == TaskStatus::kCancelled) return result;
     TaskRecord record = MakeTaskRecord(config, message.index, std::move(result), world_.rank());
     try {
       image_ = EncodeShard(record, provenance_);
@@ -411,7 +411,7 @@ class Worker {
     ResultMessage message{index, std::move(result), 0};
     sent_image_.swap(image_);
     image_.clear();
-    message.image_bytes = message.result.status == "cancelled" ? 0 : sent_image_.size();
+    message.image_bytes = message.result.status == TaskStatus::kCancelled ? 0 : sent_image_.size();
     requests_.push_back(world_.isend(0, kTagResult, message));
     if (message.image_bytes > 0) {
       requests_.push_back(

@@ -26,7 +26,7 @@ class ShardDirectory {
   void RemoveAll();
   /// task id -> status of every complete shard. Throws StoreError for an unreadable shard
   /// without a manifest line.
-  std::map<std::string, std::string> Finished() const;
+  std::map<std::string, TaskStatus> Finished() const;
   /// Writes the shard (fsync'd), then appends its manifest line. Throws StoreError.
   void Write(const TaskRecord& record, const Provenance& provenance);
   /// Stores `image` (EncodeShard of `record` made by a worker) as the shard of `record`, then

@@ -13,8 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Status of every task in an existing --out; empty (and `readable` false) when it cannot be read.
-std::map<std::string, std::string> ReadOldOut(const std::string& path, bool& readable) {
-  std::map<std::string, std::string> done;
+std::map<std::string, TaskStatus> ReadOldOut(const std::string& path, bool& readable) {
+  std::map<std::string, TaskStatus> done;
   readable = false;
   if (!fs::exists(path)) return done;
   try {
@@ -64,16 +64,16 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
     shards.RemoveAll();
     fs::remove(out);
   }
-  std::map<std::string, std::string> done = ReadOldOut(options.out_path, plan.merge_old_out);
+  std::map<std::string, TaskStatus> done = ReadOldOut(options.out_path, plan.merge_old_out);
   for (const auto& [id, status] : shards.Finished()) done[id] = status;  // shards are newer
   for (TaskConfig& config : ExpandSweep(spec)) {
     config.simulation.max_wall_time_s = options.task_timeout_s;
     config.simulation.max_rounds = options.task_timeout_rounds;
-    PlannedTask task{config, config.Id(), ExpectedCost(spec, config), ""};
+    PlannedTask task{config, config.Id(), ExpectedCost(spec, config), std::nullopt};
     auto it = done.find(task.id);
     if (it != done.end()) task.state = it->second;
-    bool rerun = options.retry_failed && !task.state.empty() && task.state != "ok";
-    if (task.state.empty() || rerun) plan.pending.push_back(static_cast<int>(plan.tasks.size()));
+    bool rerun = options.retry_failed && task.state && *task.state != TaskStatus::kOk;
+    if (!task.state || rerun) plan.pending.push_back(static_cast<int>(plan.tasks.size()));
     plan.tasks.push_back(std::move(task));
   }
   Order(plan, options.order);
@@ -90,8 +90,8 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     const PlannedTask& t = plan.tasks[i];
     total += t.cost;
     if (is_pending[i]) pending += t.cost;
-    std::string state = t.state.empty() ? "pending" : t.state;
-    if (is_pending[i] && !t.state.empty()) state += "*";
+    std::string state = t.state ? std::string(ToString(*t.state)) : "pending";
+    if (is_pending[i] && t.state) state += "*";
     std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s\n", i, t.id.c_str(),
                  t.config.policy.c_str(), t.config.simulation.num_gpus,
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),

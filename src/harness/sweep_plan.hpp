@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,10 @@
 namespace adaptsim {
 
 struct PlannedTask {
-  TaskConfig config;  ///< budgets (--task-timeout*) applied
-  std::string id;     ///< config.Id()
-  double cost = 0;    ///< ExpectedCost
-  std::string state;  ///< "" (never run), or the stored status: "ok", "failed", "timeout"
+  TaskConfig config;                ///< budgets (--task-timeout*) applied
+  std::string id;                   ///< config.Id()
+  double cost = 0;                  ///< ExpectedCost
+  std::optional<TaskStatus> state;  ///< the stored status; none when the task never ran
 };
 
 struct SweepPlan {
