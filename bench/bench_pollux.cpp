@@ -45,8 +45,8 @@ static int RunBenchmark(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("workload %s policy %s seed %llu\n", task.trace_path.c_str(), task.policy.c_str(),
               static_cast<unsigned long long>(task.seed));
-  std::printf("status %s intervals %d jobs %d\n", result.status.c_str(), result.summary.num_rounds,
-              result.summary.num_jobs);
+  std::printf("status %s intervals %d jobs %d\n", std::string(ToString(result.status)).c_str(),
+              result.summary.num_rounds, result.summary.num_jobs);
   std::printf("mean_jct_s %.3f p99_jct_s %.1f makespan_s %.1f restarts_per_job %.2f\n",
               result.summary.mean_jct_s, result.summary.p99_jct_s, result.summary.makespan_s,
               result.summary.restarts_per_job);

@@ -32,7 +32,7 @@ TEST_P(BaselineFidelity, SummaryMetricsWithinTolerance) {
   ADAPTSIM_REQUIRE_DATA();
   const GoldenRun golden = LoadGolden(GetParam().golden);
   const SimulationResult result = RunCanonical(GetParam().policy);
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   const double golden_worst = *std::max_element(golden.ftf_rho.begin(), golden.ftf_rho.end());
   EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 0.02 * golden.makespan_s);
   EXPECT_NEAR(result.summary.mean_jct_s, golden.avg_jct_s, 0.02 * golden.avg_jct_s);
@@ -57,7 +57,7 @@ TEST(AlloXGolden, IdenticalToReference) {
   ADAPTSIM_REQUIRE_DATA();
   const GoldenRun golden = LoadGolden("allox");
   const SimulationResult result = RunCanonical("allox");
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   ASSERT_EQ(result.rounds.size(), golden.round_jobs.size());
   for (std::size_t r = 0; r < golden.round_jobs.size(); ++r) {
     std::vector<JobId> ours = result.rounds[r].running_job_ids, theirs = golden.round_jobs[r];

@@ -46,7 +46,7 @@ TEST_P(ReplayGolden, ReproducesJctsAndTimeline) {
   GoldenRun golden = LoadGolden(GetParam());
   std::string options = R"({"schedule": ")" + GoldenPath(GetParam()) + R"("})";
   SimulationResult result = RunCanonical("replay", options);
-  EXPECT_EQ(result.status, "ok");
+  EXPECT_EQ(result.status, TaskStatus::kOk);
   ExpectJctsMatch(result, golden, 1e-6);
   EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 1e-6 * golden.makespan_s);
   EXPECT_EQ(result.rounds.size(), golden.round_jobs.size());
@@ -68,7 +68,7 @@ TEST(GandivaFairGolden, IdenticalToReference) {
   ADAPTSIM_REQUIRE_DATA();
   GoldenRun golden = LoadGolden("gandiva_fair");
   SimulationResult result = RunCanonical("gandiva_fair");
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   ExpectJctsMatch(result, golden, 1e-6);
   EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 1e-6 * golden.makespan_s);
   ASSERT_EQ(result.rounds.size(), golden.round_jobs.size());
@@ -98,7 +98,7 @@ TEST(FifoGolden, IdenticalToReference) {
   ADAPTSIM_REQUIRE_DATA();
   GoldenRun golden = LoadGolden("fifo");
   SimulationResult result = RunCanonical("fifo");
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   ASSERT_EQ(result.rounds.size(), golden.round_jobs.size());
   for (std::size_t r = 0; r < golden.round_jobs.size(); ++r) {
     ASSERT_EQ(result.rounds[r].running_job_ids, golden.round_jobs[r]) << "round " << r;
@@ -116,7 +116,7 @@ TEST(FifoGolden, RespectCapacityDepartsFromReference) {
   ADAPTSIM_REQUIRE_DATA();
   GoldenRun golden = LoadGolden("fifo");
   SimulationResult result = RunCanonical("fifo", R"({"respect_capacity": true})");
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   std::size_t same = 0;
   while (same < std::min(result.rounds.size(), golden.round_jobs.size()) &&
          result.rounds[same].running_job_ids == golden.round_jobs[same]) {
@@ -132,7 +132,7 @@ TEST(MaxMinFairnessGolden, MakespanAndMeanJctWithinTwoPercent) {
   ADAPTSIM_REQUIRE_DATA();
   GoldenRun golden = LoadGolden("max_min_fairness");
   SimulationResult result = RunCanonical("max_min_fairness");
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   EXPECT_NEAR(result.summary.makespan_s, golden.makespan_s, 0.02 * golden.makespan_s);
   EXPECT_NEAR(result.summary.mean_jct_s, golden.avg_jct_s, 0.02 * golden.avg_jct_s);
 }

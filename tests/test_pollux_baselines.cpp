@@ -31,12 +31,12 @@ void ExpectEveryJct(const std::string& policy, const std::string& workload) {
   const nlohmann::json expected = ReadJson(
       DataPath("pollux/results-jobload/" + policy + "-1.0/summary.json"))["jcts"][workload];
   SimulationResult result = RunTask(PolluxTask(workload, policy));
-  ASSERT_EQ(result.status, "ok");
+  ASSERT_EQ(result.status, TaskStatus::kOk);
   ASSERT_EQ(result.jobs.size(), expected.size());
   int mismatches = 0;
   double sum = 0.0;
   for (const JobResult& job : result.jobs) {
-    const std::string name = job.model + "-" + std::to_string(job.id);
+    const std::string name = job.workload + "-" + std::to_string(job.id);
     ASSERT_TRUE(expected.contains(name)) << name;
     EXPECT_EQ(job.outcome, JobOutcome::kCompleted) << name;
     mismatches += job.jct_s != expected[name].get<double>();
@@ -74,7 +74,7 @@ TEST(PolluxBaselines, ReproducedJctFilesAgreeWithSummaries) {
         ReadJson(DataPath("pollux/derived/reproduced_" + policy + "_workload-6_jcts.json"));
     SimulationResult result = RunTask(PolluxTask("workload-6", policy));
     for (const JobResult& job : result.jobs) {
-      const std::string name = job.model + "-" + std::to_string(job.id);
+      const std::string name = job.workload + "-" + std::to_string(job.id);
       EXPECT_DOUBLE_EQ(job.jct_s, reproduced.at(name).get<double>()) << policy << " " << name;
     }
   }

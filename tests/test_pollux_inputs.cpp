@@ -131,7 +131,7 @@ TEST_F(PolluxInputs, BatchSizeOutsideTheValidatedRangeNamesWorkloadLine) {
   task.policy = "tiresias";
   task.trace_path =
       Write("ends.csv", std::string(kHeader) + "a,0,cifar10,1,128\nb,5,cifar10,4,4096\n");
-  EXPECT_EQ(RunTask(task).status, "ok");
+  EXPECT_EQ(RunTask(task).status, TaskStatus::kOk);
 }
 
 TEST_F(PolluxInputs, MissingProfileFiles) {

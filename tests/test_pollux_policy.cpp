@@ -166,7 +166,7 @@ void ExpectMeanJctWithin5Percent(const std::string& workload, double artifact_me
     task.seed = seed;
     task.simulation.num_gpus = 64;
     SimulationResult result = RunTask(task);
-    ASSERT_EQ(result.status, "ok");
+    ASSERT_EQ(result.status, TaskStatus::kOk);
     ASSERT_EQ(result.summary.num_jobs, 160);
     mean_jcts.push_back(result.summary.mean_jct_s);
   }

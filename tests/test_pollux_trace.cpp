@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+#include <variant>
 
 #include <gtest/gtest.h>
 
@@ -110,8 +112,11 @@ TEST_F(PolluxTraceRunTest, EveryJobCompletesWithinTheCluster) {
   for (const JobResult& job : result.jobs) {
     const JobSpec& spec = trace.jobs[job.id];
     EXPECT_EQ(job.outcome, JobOutcome::kCompleted) << job.id;
-    EXPECT_EQ(job.model, spec.model);
-    EXPECT_EQ(job.mode, spec.mode);
+    EXPECT_EQ(job.workload, spec.model);
+    EXPECT_EQ(job.requested_gpus, spec.scale_factor);
+    const auto* extras = std::get_if<IntervalJobExtras>(&job.extras);
+    ASSERT_NE(extras, nullptr) << job.id;
+    EXPECT_EQ(extras->application, "job-" + std::to_string(job.id));
     EXPECT_GT(job.jct_s, 0.0);
     EXPECT_GT(job.exclusive_time_s, 0.0);
     EXPECT_TRUE(std::isfinite(job.ftf_rho));

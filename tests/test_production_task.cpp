@@ -274,7 +274,7 @@ TEST_F(ProductionSpecTest, TasksRecordTheirInputStatistics) {
   task.production->select.pollux_filter = true;
   task.production->select.skip_unsimulable = true;
   SimulationResult result = RunTask(task);
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   const auto& s = result.input_statistics;
   EXPECT_EQ(s.at("rows_read"), 5);
   EXPECT_EQ(s.at("pollux_filtered"), 1);        // the 30 s job

@@ -128,7 +128,7 @@ TEST_F(SweepProcessTest, KillNineAtAnyMomentThenResumeRunsEveryTaskExactlyOnce) 
   std::map<std::string, int> in_file;
   for (const SummaryRow& row : rows) {
     ++in_file[row.task_id];
-    EXPECT_EQ(row.status, "ok") << row.message;
+    EXPECT_EQ(row.status, TaskStatus::kOk) << row.message;
     EXPECT_EQ(row.task_index, static_cast<int>(row.seed));  // sorted by task_index
   }
   EXPECT_EQ(in_file.size(), 6u);
@@ -155,10 +155,10 @@ TEST_F(SweepProcessTest, ThrowingTaskIsRecordedAndTheSweepCompletes) {
   ASSERT_EQ(rows.size(), 3u);
   for (const SummaryRow& row : rows) {
     if (row.policy == "fail_after") {
-      EXPECT_EQ(row.status, "failed");
+      EXPECT_EQ(row.status, TaskStatus::kFailed);
       EXPECT_NE(row.message.find("injected failure"), std::string::npos) << row.message;
     } else {
-      EXPECT_EQ(row.status, "ok") << row.message;
+      EXPECT_EQ(row.status, TaskStatus::kOk) << row.message;
       EXPECT_GT(row.metrics.makespan_s, 0);
     }
   }
@@ -175,7 +175,7 @@ TEST_F(SweepProcessTest, TaskTimeoutsRecordStatusTimeout) {
   std::string spec = WriteSpec("policies = [\"fifo\", \"gandiva_fair\"]\n");
   ASSERT_EQ(Run(spec, {"--task-timeout-rounds", "5"}), 0) << Log();
   for (const SummaryRow& row : ReadSummary(out_)) {
-    EXPECT_EQ(row.status, "timeout");
+    EXPECT_EQ(row.status, TaskStatus::kTimeout);
     EXPECT_NE(row.message.find("round limit"), std::string::npos) << row.message;
   }
   std::string slow = WriteSpec(
@@ -186,7 +186,7 @@ TEST_F(SweepProcessTest, TaskTimeoutsRecordStatusTimeout) {
   for (const SummaryRow& row : ReadSummary(out_)) {
     if (row.policy != "fail_after") continue;
     found = true;
-    EXPECT_EQ(row.status, "timeout");
+    EXPECT_EQ(row.status, TaskStatus::kTimeout);
     EXPECT_LT(row.wall_time_s, 5.0);
   }
   EXPECT_TRUE(found);

@@ -55,7 +55,7 @@ TEST(ShockwaveFidelity, CanonicalRunMeetsReferenceTargets) {
   ADAPTSIM_REQUIRE_DATA();
   const GoldenRun reference = LoadGolden("shockwave");
   SimulationResult result = RunCanonical("shockwave", R"({"config": ")" + TaccConfig() + R"("})");
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   const SummaryMetrics& s = result.summary;
   RecordProperty("makespan_s", std::to_string(s.makespan_s));
   RecordProperty("mean_jct_s", std::to_string(s.mean_jct_s));
@@ -75,7 +75,7 @@ TEST(ShockwaveFidelity, CanonicalRunIsDeterministicAndComplete) {
   const std::string options = R"({"config": ")" + TaccConfig() + R"("})";
   SimulationResult a = RunCanonical("shockwave", options);
   SimulationResult b = RunCanonical("shockwave", options);
-  ASSERT_EQ(a.status, "ok") << a.message;
+  ASSERT_EQ(a.status, TaskStatus::kOk) << a.message;
   EXPECT_EQ(a.summary.num_jobs, 120);
   // Every job leaves the cluster with a JCT. (Job 35, ResNet-50 accordion, ends on the engine's
   // zero-step failure path after a batch-size rescale; that mechanic is the reference's.)
@@ -105,14 +105,14 @@ TEST(ShockwaveFidelity, GeneralSolverRunsSmallTrace) {
   SimulationOptions options;
   options.num_gpus = 8;
   SimulationResult result = Simulate(trace, table, general, options);
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
   ComputeMetrics(result, options.num_gpus);
   EXPECT_EQ(result.summary.num_jobs, 12);
   EXPECT_EQ(result.policy_statistics.at("shockwave_solver_failures"), 0.0);
   config.solver = ShockwaveSolver::kStructured;
   ShockwavePolicy structured(config);
   SimulationResult other = Simulate(trace, table, structured, options);
-  ASSERT_EQ(other.status, "ok") << other.message;
+  ASSERT_EQ(other.status, TaskStatus::kOk) << other.message;
   ComputeMetrics(other, options.num_gpus);
   // Different layouts of equally good windows: same ballpark, not the same schedule.
   EXPECT_NEAR(other.summary.makespan_s, result.summary.makespan_s,
@@ -145,7 +145,7 @@ TEST(ShockwaveFidelity, CanonicalComparisonRatiosOnThePapersSide) {
       EXPECT_EQ(from_spec.solver, ShockwaveSolver::kStructured);
     }
     const SimulationResult result = RunTask(task);
-    ASSERT_EQ(result.status, "ok") << task.policy << ": " << result.message;
+    ASSERT_EQ(result.status, TaskStatus::kOk) << task.policy << ": " << result.message;
     const SummaryMetrics& s = result.summary;
     ours[task.policy] = {{s.makespan_s, s.mean_jct_s, s.worst_ftf_rho, s.unfair_fraction_1_05}};
     reference[task.policy] = FromGolden(LoadGolden(task.policy));
@@ -182,7 +182,8 @@ TEST(ShockwaveFidelity, SolverLimitIsReportedInTheStatusMessage) {
                          {"solver_max_nodes", 1},
                          {"solver_rel_gap", 0.0}};
   const SimulationResult limited = RunTask(task);
-  ASSERT_TRUE(limited.status == "ok" || limited.status == "timeout") << limited.message;
+  ASSERT_TRUE(limited.status == TaskStatus::kOk || limited.status == TaskStatus::kTimeout)
+      << limited.message;
   const double limits = limited.policy_statistics.at("shockwave_solver_limits");
   const double failures = limited.policy_statistics.at("shockwave_solver_failures");
   EXPECT_GT(limits + failures, 0.0);

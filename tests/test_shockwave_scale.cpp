@@ -31,8 +31,8 @@ void ExpectSameRun(const std::string& trace_file, const std::string& throughputs
   config.solver = ShockwaveSolver::kStructuredReference;
   ShockwavePolicy reference(config);
   SimulationResult b = Simulate(trace, table, reference, options);
-  ASSERT_EQ(a.status, "ok") << a.message;
-  ASSERT_EQ(b.status, "ok") << b.message;
+  ASSERT_EQ(a.status, TaskStatus::kOk) << a.message;
+  ASSERT_EQ(b.status, TaskStatus::kOk) << b.message;
   ASSERT_EQ(a.jobs.size(), trace.jobs.size());
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   for (std::size_t j = 0; j < a.jobs.size(); ++j) {

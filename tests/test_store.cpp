@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -15,6 +16,8 @@
 #include "adaptsim/harness.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
+#include "adaptsim/task_status.hpp"
+#include "store/hdf5_io.hpp"
 
 namespace adaptsim {
 namespace {
@@ -53,14 +56,15 @@ TaskConfig SyntheticConfig() {
 TaskRecord SyntheticRecord() {
   TaskRecord record = MakeTaskRecord(SyntheticConfig(), 5, SimulationResult{}, 2);
   SimulationResult& r = record.result;
-  r.status = "timeout";
+  r.status = TaskStatus::kTimeout;
   r.message = "max_rounds reached";
-  r.jobs = {{0, "ResNet-18", 32, 64, 1, AdaptationMode::kAccordion, 0.0, 1000.5, 1000.5, 800.25,
-             1.25, 1.5, 9, 2, JobOutcome::kCompleted},
-            {1, "LM", 16, 16, 4, AdaptationMode::kStatic, 10.0, 5000.0, 4990.0, 100.0, 49.9,
-             std::numeric_limits<double>::infinity(), 40, 0, JobOutcome::kDeadline},
-            {2, "Transformer", 8, 128, 2, AdaptationMode::kGns, 20.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0,
-             0, JobOutcome::kUnfinished}};
+  r.jobs = {{0, "ResNet-18", 1, 32, 64, 0.0, 1000.5, 1000.5, 800.25, 1.25, 1.5, 2,
+             JobOutcome::kCompleted, RoundJobExtras{AdaptationMode::kAccordion, 9}},
+            {1, "LM", 4, 16, 16, 10.0, 5000.0, 4990.0, 100.0, 49.9,
+             std::numeric_limits<double>::infinity(), 0, JobOutcome::kDeadline,
+             RoundJobExtras{AdaptationMode::kStatic, 40}},
+            {2, "Transformer", 2, 8, 128, 20.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0,
+             JobOutcome::kUnfinished, RoundJobExtras{AdaptationMode::kGns, 0}}};
   r.rounds = {{0, 0.0, 120.0, 5, 2, {0, 1}, {{0}, {1, 2, 3, 4}}},
               {1, 120.0, 240.0, 0, 1, {}, {}},
               {2, 240.0, 355.5, 3, 3, {2, 0}, {{0, 1}, {2}}}};
@@ -117,6 +121,8 @@ void ExpectSameMetrics(const SummaryMetrics& a, const SummaryMetrics& b) {
 
 void ExpectSameJob(const JobResult& a, const JobResult& b) {
   ExpectSameFields(a, b, [](const auto& j, auto&& v) { VisitJobFields(j, v); });
+  ASSERT_EQ(a.extras.index(), b.extras.index()) << "job " << a.id;
+  ExpectSameFields(a, b, [](const auto& j, auto&& v) { VisitJobExtrasFieldsOf(j, v); });
 }
 
 TEST(ResultsFileTest, SummaryRowRoundTrips) {
@@ -128,7 +134,7 @@ TEST(ResultsFileTest, SummaryRowRoundTrips) {
   const SummaryRow& row = rows[0];
   EXPECT_EQ(row.task_id, record.task_id);
   EXPECT_EQ(row.task_index, 5);
-  EXPECT_EQ(row.status, "timeout");
+  EXPECT_EQ(row.status, TaskStatus::kTimeout);
   EXPECT_EQ(row.message, "max_rounds reached");
   EXPECT_EQ(row.policy, "gandiva_fair");
   EXPECT_EQ(row.trace, "/data/ü.trace");
@@ -147,7 +153,7 @@ void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
   StoredTask task = ReadTask(path, record.task_id);
   const SimulationResult& in = record.result;
   const SimulationResult& out = task.result;
-  EXPECT_EQ(task.status, "timeout");
+  EXPECT_EQ(task.status, TaskStatus::kTimeout);
   EXPECT_EQ(task.message, "max_rounds reached");
   EXPECT_EQ(task.rank, 2);
   EXPECT_EQ(task.config_json, SyntheticConfig().ToJson().dump());
@@ -178,6 +184,127 @@ TEST(ResultsFileTest, TaskTablesRoundTrip) {
   TaskRecord record = SyntheticRecord();
   ResultsFile::Create(file.path(), Provenance{}).Append(record);
   ExpectStoredTaskEquals(file.path(), record);
+}
+
+// The interval engine's jobs carry their own extras (the application), stored in their own
+// columns and read back as IntervalJobExtras.
+TEST(ResultsFileTest, IntervalEngineExtrasRoundTrip) {
+  TempFile file("interval");
+  TaskRecord record = SyntheticRecord();
+  const char* applications[] = {"cifar10", "ncf", "job-2"};
+  for (std::size_t i = 0; i < record.result.jobs.size(); ++i) {
+    record.result.jobs[i].extras = IntervalJobExtras{applications[i]};
+  }
+  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  ExpectStoredTaskEquals(file.path(), record);
+  const StoredTask task = ReadTask(file.path(), record.task_id);
+  ASSERT_EQ(task.result.jobs.size(), 3u);
+  const auto* extras = std::get_if<IntervalJobExtras>(&task.result.jobs[1].extras);
+  ASSERT_NE(extras, nullptr);
+  EXPECT_EQ(extras->application, "ncf");
+  // No round-engine column in an interval task's jobs table.
+  auto units = ReadColumnUnits(file.path(), "/tasks/" + record.task_id + "/jobs");
+  EXPECT_EQ(units.count("rounds_run"), 0u);
+  EXPECT_EQ(units.at("requested_gpus"), "gpus");
+}
+
+TEST(ResultsFileTest, JobsOfTwoEnginesInOneTaskAreRefused) {
+  TempFile file("mixed");
+  TaskRecord record = SyntheticRecord();
+  record.result.jobs[1].extras = IntervalJobExtras{"ncf"};
+  ResultsFile results = ResultsFile::Create(file.path(), Provenance{});
+  EXPECT_THROW(results.Append(record), StoreError);
+}
+
+/// Rewrites the results file at `path` into the layout of schema version 2: the jobs columns
+/// `workload` and `requested_gpus` were `model` and `scale_factor`, the jobs group had no
+/// `engine` attribute (docs/results-format.md).
+void DowngradeToVersion2(const std::string& path, const std::string& task_id) {
+  store::ErrorScope errors;
+  store::Handle file = store::OpenFile(path, true);
+  store::Handle meta = store::OpenGroup(file, "meta");
+  store::WriteAttribute(meta, "schema_version", std::int64_t{2});
+  store::Handle jobs = store::OpenGroup(file, "tasks/" + task_id + "/jobs");
+  store::Check(H5Lmove(jobs, "workload", jobs, "model", H5P_DEFAULT, H5P_DEFAULT), "rename");
+  store::Check(H5Lmove(jobs, "requested_gpus", jobs, "scale_factor", H5P_DEFAULT, H5P_DEFAULT),
+               "rename");
+  store::Check(H5Adelete(jobs, "engine"), "delete engine");
+}
+
+TEST(ResultsFileTest, ReadsAndMergesSchemaVersion2) {
+  TempFile old_file("version2");
+  TaskRecord record = SyntheticRecord();
+  ResultsFile::Create(old_file.path(), Provenance{}).Append(record);
+  DowngradeToVersion2(old_file.path(), record.task_id);
+  ASSERT_EQ(ReadMeta(old_file.path()).at("schema_version"), "2");
+  ExpectStoredTaskEquals(old_file.path(), record);
+  EXPECT_EQ(ReadSummary(old_file.path()).at(0).status, TaskStatus::kTimeout);
+  // Merging rewrites it in the current layout.
+  TempFile merged("version2_merged");
+  MergeOptions options;
+  options.sources = {old_file.path()};
+  EXPECT_EQ(MergeResults(merged.path(), options), 1u);
+  EXPECT_EQ(ReadMeta(merged.path()).at("schema_version"), std::to_string(kResultsSchemaVersion));
+  ExpectStoredTaskEquals(merged.path(), record);
+}
+
+TEST(ResultsFileTest, UnknownSchemaVersionIsAClearError) {
+  TempFile file("version99");
+  TaskRecord record = SyntheticRecord();
+  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  {
+    store::ErrorScope errors;
+    store::Handle handle = store::OpenFile(file.path(), true);
+    store::Handle meta = store::OpenGroup(handle, "meta");
+    store::WriteAttribute(meta, "schema_version", std::int64_t{99});
+  }
+  try {
+    ReadTask(file.path(), record.task_id);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& error) {
+    EXPECT_NE(std::string(error.what()).find("schema_version 99"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(TaskStatusTest, NamesRoundTripAndUnknownNamesThrow) {
+  for (TaskStatus status : kTaskStatuses) {
+    EXPECT_EQ(ParseTaskStatus(ToString(status)), status);
+  }
+  EXPECT_EQ(ToString(TaskStatus::kCancelled), "cancelled");
+  try {
+    ParseTaskStatus("pending");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("'pending'"), std::string::npos) << what;
+    EXPECT_NE(what.find("cancelled"), std::string::npos) << what;
+  }
+}
+
+/// The line of `path` that starts with `prefix` ("" when none).
+std::string LineStartingWith(const std::string& path, const std::string& prefix) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "";
+}
+
+// The documented status values are the enum's: the /summary `status` row of the results format
+// and the list in the sweeps guide name every TaskStatus.
+TEST(TaskStatusTest, DocsListEveryValue) {
+  const std::string docs = std::string(ADAPTSIM_SOURCE_DIR) + "/docs/";
+  const std::string summary_row = LineStartingWith(docs + "results-format.md", "| `status` |");
+  const std::string sweeps_line =
+      LineStartingWith(docs + "sweeps.md", "(`include/adaptsim/task_status.hpp`)");
+  ASSERT_FALSE(summary_row.empty());
+  ASSERT_FALSE(sweeps_line.empty());
+  for (TaskStatus status : kTaskStatuses) {
+    const std::string name = "`" + std::string(ToString(status)) + "`";
+    EXPECT_NE(summary_row.find(name), std::string::npos) << name << " in " << summary_row;
+    EXPECT_NE(sweeps_line.find(name), std::string::npos) << name << " in " << sweeps_line;
+  }
 }
 
 // The MPI farm's path: a worker encodes the shard in memory, rank 0 stores the bytes.
@@ -224,7 +351,7 @@ TEST(ResultsFileTest, EveryNumericColumnHasUnits) {
   EXPECT_EQ(summary.count("policy"), 0u);
   std::string task = "/tasks/" + record.task_id;
   auto jobs = ReadColumnUnits(file.path(), task + "/jobs");
-  EXPECT_EQ(jobs.size(), 12u);  // 15 columns, 3 of them strings
+  EXPECT_EQ(jobs.size(), 12u);  // 15 columns (13 neutral, 2 round-engine), 3 of them strings
   EXPECT_EQ(jobs["jct_s"], "s");
   EXPECT_EQ(jobs["final_batch_size"], "samples");
   EXPECT_EQ(ReadColumnUnits(file.path(), task + "/rounds").size(), 7u);
@@ -258,7 +385,7 @@ TEST(ResultsFileTest, AppendSkipsKnownIdsAndReopens) {
   TaskConfig failed_config = SyntheticConfig();
   failed_config.seed = 43;
   TaskRecord failed = MakeTaskRecord(failed_config, 0, SimulationResult{}, 0);  // empty tables
-  failed.result.status = "failed";
+  failed.result.status = TaskStatus::kFailed;
   failed.result.message = "trace.trace:3: field 'model': unknown";
   ResultsFile results = ResultsFile::OpenForAppend(file.path());
   EXPECT_EQ(results.TaskIds(), std::set<std::string>{first.task_id});
@@ -267,7 +394,7 @@ TEST(ResultsFileTest, AppendSkipsKnownIdsAndReopens) {
   EXPECT_EQ(results.TaskIds().size(), 2u);
   std::vector<SummaryRow> rows = ReadSummary(file.path());
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[1].status, "failed");
+  EXPECT_EQ(rows[1].status, TaskStatus::kFailed);
   StoredTask task = ReadTask(file.path(), failed.task_id);
   EXPECT_EQ(task.message, failed.result.message);
   EXPECT_TRUE(task.result.jobs.empty());

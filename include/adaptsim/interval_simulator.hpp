@@ -46,9 +46,10 @@ struct IntervalSimulationOptions {
 };
 
 /// Runs `workload` to completion. Per-job results are in workload order (JobResult::id = index;
-/// model = application; initial_batch_size / scale_factor = the CSV's batch_size / num_replicas;
-/// final_batch_size = last total batch; exclusive_time_s = the job alone on its CSV configuration,
-/// used for ρ); one RoundResult per interval (worker id = node · gpus_per_node + slot).
+/// workload and IntervalJobExtras::application = application; initial_batch_size /
+/// requested_gpus = the CSV's batch_size / num_replicas; final_batch_size = last total batch;
+/// exclusive_time_s = the job alone on its CSV configuration, used for ρ); one RoundResult per
+/// interval (worker id = node · gpus_per_node + slot).
 /// Throws InputError for unknown applications or profile look-ups outside the data.
 SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
                                    IntervalPolicy& policy, const IntervalSimulationOptions& options,

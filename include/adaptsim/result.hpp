@@ -6,9 +6,11 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "adaptsim/job.hpp"
+#include "adaptsim/task_status.hpp"
 
 namespace adaptsim {
 
@@ -16,13 +18,36 @@ namespace adaptsim {
 enum class JobOutcome { kCompleted, kDeadline, kFailed, kUnfinished };
 std::string_view ToString(JobOutcome outcome);
 
+/// What only the round engine records about a job (simulator.hpp).
+struct RoundJobExtras {
+  static constexpr std::string_view kEngine = "round";  ///< stored name of the engine
+  AdaptationMode mode = AdaptationMode::kStatic;  ///< batch-size adaptation (docs/mechanism.md §3)
+  int rounds_run = 0;                             ///< executed micro-tasks (failures included)
+};
+
+/// What only the interval engine records about a job (interval_simulator.hpp).
+struct IntervalJobExtras {
+  static constexpr std::string_view kEngine = "interval";  ///< stored name of the engine
+  /// The Pollux application whose profile the job runs: a workload CSV's `application` (cifar10,
+  /// ncf, ...), or "job-<id>", the synthetic application of a trace job (docs/pollux.md).
+  std::string application;
+};
+
+/// The engine-specific part of a job's record: exactly one alternative per engine.
+using JobExtras = std::variant<RoundJobExtras, IntervalJobExtras>;
+
+/// One job's record. The fields mean the same under both engines; `extras` holds what only the
+/// engine that ran the job records.
 struct JobResult {
   JobId id = 0;
-  std::string model;  ///< model (trace jobs) or application (Pollux workloads) of the job
-  int initial_batch_size = 0;
-  int final_batch_size = 0;
-  int scale_factor = 1;  ///< GPUs the job asks for: trace scale factor or workload num_replicas
-  AdaptationMode mode = AdaptationMode::kStatic;
+  /// What the job trains: the trace's model name (round engine, and the interval engine on a
+  /// trace), or the application of a Pollux workload CSV job.
+  std::string workload;
+  /// GPUs the job asks for: the trace's scale factor (a gang) or the workload CSV's
+  /// num_replicas (the rigid baselines' GPU count; Pollux and Optimus choose their own).
+  int requested_gpus = 1;
+  int initial_batch_size = 0;  ///< samples per iteration at submission
+  int final_batch_size = 0;    ///< samples per iteration when the job left (or the run stopped)
   double arrival_time_s = 0.0;
   double completion_time_s = 0.0;  ///< finish of the last micro-task
   double jct_s = 0.0;              ///< completion − trace arrival
@@ -30,9 +55,11 @@ struct JobResult {
   double ftf_rho = 0.0;            ///< static finish-time fairness ρ (§10), from ComputeMetrics
   double ftf_rho_themis = 0.0;     ///< Themis-style ρ (contention = mean active jobs / G), from
                                    ///< ComputeMetrics; 0 when the engine records no round stays
-  int rounds_run = 0;              ///< executed micro-tasks (failures included)
-  int restarts = 0;                ///< rounds charged the restart overhead
+  /// Restarts: rounds charged the restart overhead (round engine), or re-allocations after the
+  /// first one (interval engine).
+  int restarts = 0;
   JobOutcome outcome = JobOutcome::kUnfinished;
+  JobExtras extras;  ///< the alternative of the engine that ran the job
 };
 
 /// One scheduling iteration r: dispatched at start_s; its micro-tasks ended by end_s.
@@ -85,9 +112,8 @@ struct JobStay {
 
 /// One simulation's output: the facts an engine records. `jobs[*].ftf_rho`, `ftf_rho_themis` and
 /// `summary` are derived from them by ComputeMetrics (adaptsim/metrics.hpp), once per task.
-/// `status`: "ok", "timeout", "failed", "cancelled" (never stored).
 struct SimulationResult {
-  std::string status = "ok";
+  TaskStatus status = TaskStatus::kOk;
   std::string message;
   std::vector<JobResult> jobs;  ///< trace order
   std::vector<RoundResult> rounds;
@@ -96,7 +122,7 @@ struct SimulationResult {
   std::int64_t lease_extensions = 0;
   std::int64_t lease_extension_opportunities = 0;
   /// Simulated time at which the engine stopped; the makespan of a run stopped before every job
-  /// left (status "timeout" or "failed"). Like `round_stays`, an input of ComputeMetrics that is
+  /// left (status timeout or failed). Like `round_stays`, an input of ComputeMetrics that is
   /// neither stored nor sent between ranks.
   double end_time_s = 0.0;
   /// Round engine: per job (trace order) its stay; empty when the engine has no rounds of the

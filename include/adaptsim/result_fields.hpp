@@ -1,14 +1,22 @@
 // The field list of the result records, declared once. A Visit*Fields function calls
 // `visit(name, units, field)` for every field of a record, in a fixed order; `R` may be const
 // (reading fields) or not (filling them). The HDF5 columns (src/store/columns.hpp, column name =
-// field name, docs/results-format.md), the MPI transfer (src/harness/result_serialization.hpp)
-// and the equality of stored and read records in the tests all iterate these lists, so a field
-// added here reaches all of them.
+// field name, docs/results-format.md), the MPI transfer (src/harness/result_serialization.hpp),
+// `adaptsim run --json` and the equality of stored and read records in the tests all iterate
+// these lists, so a field added here reaches all of them. A job's engine-specific fields
+// (JobResult::extras) have one list per engine (VisitJobExtrasFields); ForEachJobExtrasKind
+// enumerates the engines.
 //
 // Units vocabulary (docs/results-format.md): "s" seconds of simulated time (wall_time_s: wall
 // clock), "1" dimensionless ratio, "percent", "count", "id", "gpus", "samples" (batch size in
 // samples per iteration), "steps/s" iterations per second, "" text or enumeration.
 #pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "adaptsim/result.hpp"
 
@@ -34,23 +42,65 @@ void VisitMetricFields(M& m, V&& visit) {
   visit("num_failed_jobs", "count", m.num_failed_jobs);
 }
 
+/// The engine-neutral fields of a job (JobResult without `extras`).
 template <typename R, typename V>
 void VisitJobFields(R& job, V&& visit) {
   visit("job_id", "id", job.id);
-  visit("model", "", job.model);
+  visit("workload", "", job.workload);
+  visit("requested_gpus", "gpus", job.requested_gpus);
   visit("initial_batch_size", "samples", job.initial_batch_size);
   visit("final_batch_size", "samples", job.final_batch_size);
-  visit("scale_factor", "gpus", job.scale_factor);
-  visit("mode", "", job.mode);
   visit("arrival_s", "s", job.arrival_time_s);
   visit("completion_s", "s", job.completion_time_s);
   visit("jct_s", "s", job.jct_s);
   visit("ftf_rho", "1", job.ftf_rho);
   visit("ftf_rho_themis", "1", job.ftf_rho_themis);
   visit("exclusive_time_s", "s", job.exclusive_time_s);
-  visit("rounds_run", "count", job.rounds_run);
   visit("restarts", "count", job.restarts);
   visit("outcome", "", job.outcome);
+}
+
+/// The fields of the round engine's job extras.
+template <typename E, typename V>
+requires std::same_as<std::remove_const_t<E>, RoundJobExtras>
+void VisitJobExtrasFields(E& extras, V&& visit) {
+  visit("mode", "", extras.mode);
+  visit("rounds_run", "count", extras.rounds_run);
+}
+
+/// The fields of the interval engine's job extras.
+template <typename E, typename V>
+requires std::same_as<std::remove_const_t<E>, IntervalJobExtras>
+void VisitJobExtrasFields(E& extras, V&& visit) {
+  visit("application", "", extras.application);
+}
+
+/// Calls `f(E{})` for every alternative E of JobExtras, in the variant's order.
+template <typename F>
+void ForEachJobExtrasKind(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f(std::variant_alternative_t<I, JobExtras>{}), ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<JobExtras>>{});
+}
+
+/// The alternative of JobExtras whose kEngine is `engine`, default-constructed; false (and
+/// `extras` unchanged) when no engine has that name.
+inline bool MakeJobExtras(std::string_view engine, JobExtras& extras) {
+  bool found = false;
+  ForEachJobExtrasKind([&](auto probe) {
+    if (!found && decltype(probe)::kEngine == engine) {
+      extras = probe;
+      found = true;
+    }
+  });
+  return found;
+}
+
+/// Visits the engine-specific fields of `job` (those of the alternative it holds).
+template <typename R, typename V>
+void VisitJobExtrasFieldsOf(R& job, V&& visit) {
+  std::visit([&](auto& extras) { VisitJobExtrasFields(extras, visit); }, job.extras);
 }
 
 /// The scalar fields of a round; running_job_ids and worker_ids (lists) are handled apart (the

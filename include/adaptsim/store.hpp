@@ -20,6 +20,9 @@ namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
 inline constexpr int kResultsSchemaVersion = 3;
+/// The oldest version ReadTask (and so MergeResults) still reads (docs/results-format.md lists
+/// what changed).
+inline constexpr int kOldestReadableSchemaVersion = 2;
 
 /// An HDF5 call failed (cannot create/open the file, not an adaptsim results file, disk full).
 /// `what()` names the file and the failing operation.
@@ -70,7 +73,7 @@ struct TaskRecord {
 struct SummaryRow {
   std::string task_id;
   int task_index = 0;
-  std::string status;
+  TaskStatus status = TaskStatus::kOk;  ///< stored as its name (ToString)
   std::string message;
   std::string policy;
   std::string trace;
@@ -88,7 +91,7 @@ struct SummaryRow {
 /// A task read back from /tasks/<task_id>.
 struct StoredTask {
   std::string task_id;
-  std::string status;
+  TaskStatus status = TaskStatus::kOk;
   std::string message;
   std::string config_json;  ///< canonical JSON of the configuration (TaskConfig::ToJson().dump())
   int rank = 0;
@@ -172,7 +175,8 @@ std::vector<std::string> MissingTasks(const std::string& path,
 
 /// All /summary rows in file order (completion order; sort by task_index for sweep order).
 std::vector<SummaryRow> ReadSummary(const std::string& path);
-/// The stored task `task_id`. Throws StoreError when it is absent.
+/// The stored task `task_id`. Throws StoreError when it is absent or the file's schema_version is
+/// outside [kOldestReadableSchemaVersion, kResultsSchemaVersion].
 StoredTask ReadTask(const std::string& path, const std::string& task_id);
 /// /meta@detail of a results file (kFull for files written before detail levels existed).
 /// Throws StoreError.

@@ -7,12 +7,16 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
 #include "adaptsim/registry.hpp"
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
 #include "adaptsim/task.hpp"
 #include "command.hpp"
@@ -128,47 +132,45 @@ void PrintPolicies() {
   }
 }
 
-nlohmann::ordered_json MetricsJson(const SummaryMetrics& m) {
-  return {{"makespan_s", m.makespan_s},
-          {"mean_jct_s", m.mean_jct_s},
-          {"geometric_mean_jct_s", m.geometric_mean_jct_s},
-          {"harmonic_mean_jct_s", m.harmonic_mean_jct_s},
-          {"p99_jct_s", m.p99_jct_s},
-          {"mean_ftf_rho", m.mean_ftf_rho},
-          {"worst_ftf_rho", m.worst_ftf_rho},
-          {"unfair_fraction_1_05", m.unfair_fraction_1_05},
-          {"unfair_fraction_1_10", m.unfair_fraction_1_10},
-          {"utilization", m.utilization},
-          {"lease_extension_percent", m.lease_extension_percent},
-          {"restarts_per_job", m.restarts_per_job},
-          {"num_rounds", m.num_rounds},
-          {"num_jobs", m.num_jobs},
-          {"num_deadline_completions", m.num_deadline_completions},
-          {"num_failed_jobs", m.num_failed_jobs}};
+/// A result field as JSON: enumerations by their stored name.
+template <typename T>
+nlohmann::ordered_json FieldJson(const T& field) {
+  if constexpr (std::is_enum_v<T>) {
+    return std::string(ToString(field));
+  } else {
+    return field;
+  }
 }
 
+/// A result field as text: strings as they are, other values as JSON.
+template <typename T>
+std::string FieldText(const T& field) {
+  nlohmann::ordered_json json = FieldJson(field);
+  return json.is_string() ? json.get<std::string>() : json.dump();
+}
+
+nlohmann::ordered_json MetricsJson(const SummaryMetrics& m) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  VisitMetricFields(
+      m, [&](const char* name, const char*, const auto& f) { json[name] = FieldJson(f); });
+  return json;
+}
+
+/// The job's fields (adaptsim/result_fields.hpp), the engine's name, then the engine's fields.
 nlohmann::ordered_json JobJson(const JobResult& j) {
-  return {{"job_id", j.id},
-          {"model", j.model},
-          {"initial_batch_size", j.initial_batch_size},
-          {"final_batch_size", j.final_batch_size},
-          {"scale_factor", j.scale_factor},
-          {"mode", std::string(ToString(j.mode))},
-          {"arrival_s", j.arrival_time_s},
-          {"completion_s", j.completion_time_s},
-          {"jct_s", j.jct_s},
-          {"ftf_rho", j.ftf_rho},
-          {"ftf_rho_themis", j.ftf_rho_themis},
-          {"exclusive_time_s", j.exclusive_time_s},
-          {"rounds_run", j.rounds_run},
-          {"restarts", j.restarts},
-          {"outcome", std::string(ToString(j.outcome))}};
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  VisitJobFields(j,
+                 [&](const char* name, const char*, const auto& f) { json[name] = FieldJson(f); });
+  json["engine"] = std::visit([](const auto& e) { return std::string(e.kEngine); }, j.extras);
+  VisitJobExtrasFieldsOf(
+      j, [&](const char* name, const char*, const auto& f) { json[name] = FieldJson(f); });
+  return json;
 }
 
 void PrintJson(const TaskConfig& task, const SimulationResult& result, bool jobs) {
   nlohmann::ordered_json out = {{"task_id", task.Id()},
                                 {"config", nlohmann::ordered_json::parse(task.ToJson().dump())},
-                                {"status", result.status},
+                                {"status", ToString(result.status)},
                                 {"message", result.message},
                                 {"wall_time_s", result.wall_time_s},
                                 {"summary", MetricsJson(result.summary)},
@@ -182,21 +184,26 @@ void PrintJson(const TaskConfig& task, const SimulationResult& result, bool jobs
 }
 
 void PrintJobs(const std::vector<JobResult>& jobs) {
-  std::printf("\n%6s %-16s %5s %5s %5s %-9s %10s %10s %10s %8s %6s %6s %-10s\n", "job", "model",
-              "b0", "b", "gpus", "mode", "arrival_s", "jct_s", "excl_s", "ftf_rho", "rounds", "rst",
-              "outcome");
+  std::printf("\n%6s %-16s %5s %5s %5s %10s %10s %10s %8s %6s %-10s", "job", "workload", "b0", "b",
+              "gpus", "arrival_s", "jct_s", "excl_s", "ftf_rho", "rst", "outcome");
+  auto extras = [](const char* name, const char*, const auto&) { std::printf(" %-12s", name); };
+  if (!jobs.empty()) VisitJobExtrasFieldsOf(jobs.front(), extras);  // one engine per run
+  std::printf("\n");
   for (const JobResult& j : jobs) {
-    std::printf("%6d %-16.16s %5d %5d %5d %-9s %10.1f %10.1f %10.1f %8.3f %6d %6d %-10s\n", j.id,
-                j.model.c_str(), j.initial_batch_size, j.final_batch_size, j.scale_factor,
-                std::string(ToString(j.mode)).c_str(), j.arrival_time_s, j.jct_s,
-                j.exclusive_time_s, j.ftf_rho, j.rounds_run, j.restarts,
+    std::printf("%6d %-16.16s %5d %5d %5d %10.1f %10.1f %10.1f %8.3f %6d %-10s", j.id,
+                j.workload.c_str(), j.initial_batch_size, j.final_batch_size, j.requested_gpus,
+                j.arrival_time_s, j.jct_s, j.exclusive_time_s, j.ftf_rho, j.restarts,
                 std::string(ToString(j.outcome)).c_str());
+    VisitJobExtrasFieldsOf(j, [](const char*, const char*, const auto& f) {
+      std::printf(" %-12s", FieldText(f).c_str());
+    });
+    std::printf("\n");
   }
 }
 
 void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs) {
   std::printf("task_id                   %s\n", task.Id().c_str());
-  std::printf("status                    %s\n", result.status.c_str());
+  std::printf("status                    %s\n", std::string(ToString(result.status)).c_str());
   if (!result.message.empty())
     std::printf("message                   %s\n", result.message.c_str());
   const nlohmann::ordered_json metrics = MetricsJson(result.summary);

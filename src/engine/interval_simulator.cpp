@@ -266,14 +266,14 @@ SimulationResult IntervalEngine::Run() {
   while (!AllComplete()) {
     if (options_.max_intervals > 0 &&
         static_cast<std::int64_t>(result_.rounds.size()) >= options_.max_intervals) {
-      result_.status = "timeout";
+      result_.status = TaskStatus::kTimeout;
       result_.message = "stopped after max_intervals";
       break;
     }
     if (options_.max_wall_time_s > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
             options_.max_wall_time_s) {
-      result_.status = "timeout";
+      result_.status = TaskStatus::kTimeout;
       result_.message = "stopped after max_wall_time_s";
       break;
     }
@@ -302,10 +302,11 @@ void IntervalEngine::Finish() {
   for (const JobState& job : jobs_) {
     JobResult out;
     out.id = job.index;
-    out.model = job.spec->application;
+    out.workload = job.spec->application;
     out.initial_batch_size = job.spec->batch_size;
     out.final_batch_size = job.last_batch_size;
-    out.scale_factor = job.spec->num_replicas;
+    out.requested_gpus = job.spec->num_replicas;
+    out.extras = IntervalJobExtras{job.spec->application};
     out.arrival_time_s = job.spec->submission_time_s;
     out.restarts = std::max(job.num_restarts, 0);
     out.exclusive_time_s =

@@ -105,10 +105,10 @@ void Engine::Prepare() {
     profiles_.push_back(BuildProfile(job, throughputs_, trace_.path));
     JobResult record;
     record.id = job.id;
-    record.model = job.model;
+    record.workload = job.model;
     record.initial_batch_size = record.final_batch_size = job.initial_batch_size;
-    record.scale_factor = job.scale_factor;
-    record.mode = job.mode;
+    record.requested_gpus = job.scale_factor;
+    record.extras = RoundJobExtras{job.mode, 0};
     record.arrival_time_s = job.arrival_time_s;
     record.exclusive_time_s = profiles_.back().exclusive_time_s;
     record.jct_s = record.completion_time_s = std::nan("");
@@ -217,7 +217,7 @@ void Engine::Remove(JobId id, JobOutcome outcome) {
   const JobRuntime& job = active_.at(id);
   record.outcome = outcome;
   record.jct_s = record.completion_time_s - record.arrival_time_s;
-  record.rounds_run = job.rounds_run;
+  std::get<RoundJobExtras>(record.extras).rounds_run = job.rounds_run;
   record.restarts = job.restarts;
   // The stay from which metrics derive the Themis-style ρ (docs/mechanism.md §10).
   result_.round_stays[id] = {job.admitted_round,
@@ -341,7 +341,7 @@ bool Engine::OutOfBudget(std::chrono::steady_clock::time_point start) {
     reason = "wall-time limit reached";
   }
   if (reason.empty()) return false;
-  result_.status = "timeout";
+  result_.status = TaskStatus::kTimeout;
   result_.message = reason;
   return true;
 }
@@ -352,7 +352,7 @@ SimulationResult Engine::Run() {
   while (remaining_jobs_ > 0) {
     if (OutOfBudget(start)) break;
     if (!AdvanceTime()) {
-      result_.status = "failed";
+      result_.status = TaskStatus::kFailed;
       result_.message = "no job can be scheduled and no arrival is pending";
       break;
     }

@@ -73,9 +73,9 @@ std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task)
 }
 
 /// Pollux on a Shockwave trace (pollux_trace_workload.hpp): the catalogue model is the truth, the
-/// cluster has the catalogue's node size unless the options say otherwise. Per-job results are
-/// reported like the round engine's: the trace's model names and modes, ρ against Shockwave's
-/// T_excl.
+/// cluster has the catalogue's node size unless the options say otherwise. Per-job results name
+/// the trace's models (each job's synthetic application stays in IntervalJobExtras), ρ against
+/// Shockwave's T_excl.
 class PolluxTraceSimulation final : public Simulation {
  public:
   PolluxTraceSimulation(const TaskConfig& task, Trace trace) : trace_(std::move(trace)) {
@@ -97,8 +97,7 @@ class PolluxTraceSimulation final : public Simulation {
   SimulationResult Run(const RoundObserver& observer) override {
     SimulationResult result = engine_->Run(observer);
     for (JobResult& job : result.jobs) {
-      job.model = trace_.jobs[job.id].model;
-      job.mode = trace_.jobs[job.id].mode;
+      job.workload = trace_.jobs[job.id].model;
       job.exclusive_time_s = exclusive_time_s_[job.id];
     }
     return result;

@@ -161,7 +161,7 @@ class Root {
   /// the task's shard encoded by the worker; `result` then only needs the summary fields.
   void Record(int index, SimulationResult result, int rank,
               const std::vector<unsigned char>& image = {}) {
-    if (result.status == "cancelled") return;
+    if (result.status == TaskStatus::kCancelled) return;
     task_time_sum_ += result.wall_time_s;
     const PlannedTask& task = plan_.tasks.at(index);
     batcher_.Observe(task.cost, result.wall_time_s);
@@ -395,7 +395,7 @@ class Worker {
       queue_.pop_front();
       SimulationResult result;
       if (drain_ || signals_.received() != 0) {
-        result.status = "cancelled";  // queued, never started: reruns on resume
+        result.status = TaskStatus::kCancelled;  // queued, never started: reruns on resume
         result.message = "not started: sweep stopping";
       } else {
         result = RunOne(message);
@@ -445,7 +445,7 @@ class Worker {
     CancelCheck check(signals_, message.grace_s, &world_);
     SimulationResult result = RunTaskCaught(config, std::ref(check));
     if (check.root_cancelled()) drain_ = true;
-    if (result.status == "cancelled") return result;
+    if (result.status == TaskStatus::kCancelled) return result;
     TaskRecord record = MakeTaskRecord(config, message.index, std::move(result), world_.rank());
     record.detail = static_cast<ResultDetail>(message.detail);
     try {
@@ -467,7 +467,7 @@ class Worker {
   void Add(int index, SimulationResult result) {
     if (unsent_.empty()) first_unsent_ = Clock::now();
     ResultMessage message{index, std::move(result), 0};
-    if (message.result.status != "cancelled") {
+    if (message.result.status != TaskStatus::kCancelled) {
       message.image_bytes = image_.size();
       unsent_images_.insert(unsent_images_.end(), image_.begin(), image_.end());
     }

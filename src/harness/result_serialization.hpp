@@ -29,9 +29,19 @@ struct ArchiveFields {
   }
 };
 
+/// The neutral fields, the index of the extras' alternative, then the extras' fields.
 template <typename Archive>
 void serialize(Archive& ar, adaptsim::JobResult& j, unsigned /*version*/) {
   adaptsim::VisitJobFields(j, ArchiveFields<Archive>{ar});
+  int index = static_cast<int>(j.extras.index());
+  ar& index;
+  if constexpr (Archive::is_loading::value) {
+    int k = 0;
+    adaptsim::ForEachJobExtrasKind([&](auto probe) {
+      if (k++ == index) j.extras = probe;
+    });
+  }
+  adaptsim::VisitJobExtrasFieldsOf(j, ArchiveFields<Archive>{ar});
 }
 
 template <typename Archive>

@@ -228,7 +228,7 @@ std::size_t PolicyRank(const std::string& label) {
 std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options) {
   std::vector<SummaryRow> rows;
   for (SummaryRow& row : ReadSummary(path)) {
-    if (row.status == "ok") rows.push_back(std::move(row));
+    if (row.status == TaskStatus::kOk) rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.task_index < b.task_index; });

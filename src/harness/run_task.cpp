@@ -53,7 +53,7 @@ SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) 
 SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer) {
   const auto start = std::chrono::steady_clock::now();
   SimulationResult result;
-  auto fail = [&](const std::string& status, const std::string& message) {
+  auto fail = [&](TaskStatus status, const std::string& message) {
     result = SimulationResult{};
     result.status = status;
     result.message = message;
@@ -61,11 +61,11 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& obse
   try {
     result = RunTask(task, observer);
   } catch (const TaskCancelled& error) {
-    fail("cancelled", error.what());
+    fail(TaskStatus::kCancelled, error.what());
   } catch (const InputError& error) {
-    fail("failed", error.what());
+    fail(TaskStatus::kFailed, error.what());
   } catch (const std::exception& error) {
-    fail("failed", std::string("internal error: ") + error.what());
+    fail(TaskStatus::kFailed, std::string("internal error: ") + error.what());
   }
   // The whole task: reading its trace and throughputs, building the policy, simulating.
   result.wall_time_s =

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -54,16 +55,21 @@ std::vector<std::string> ShardDirectory::ShardPaths() const {
   return paths;
 }
 
-std::map<std::string, std::string> ShardDirectory::Finished() const {
-  std::map<std::string, std::string> logged;
+std::map<std::string, TaskStatus> ShardDirectory::Finished() const {
+  std::map<std::string, TaskStatus> logged;
   std::ifstream manifest(fs::path(dir_) / kManifest);
   std::string line;
   while (std::getline(manifest, line)) {
     nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!entry.is_object() || !entry.contains("id") || !entry.contains("status")) continue;
-    logged[entry["id"].get<std::string>()] = entry["status"].get<std::string>();  // last wins
+    if (!entry.is_object() || !entry["id"].is_string() || !entry["status"].is_string()) continue;
+    try {
+      logged[entry["id"].get<std::string>()] =
+          ParseTaskStatus(entry["status"].get<std::string>());  // last wins
+    } catch (const std::invalid_argument&) {
+      continue;  // a line this version cannot read: the shard itself is read below
+    }
   }
-  std::map<std::string, std::string> finished;
+  std::map<std::string, TaskStatus> finished;
   for (const std::string& path : ShardPaths()) {
     std::string id = fs::path(path).stem().string();
     auto it = logged.find(id);
@@ -109,7 +115,7 @@ void ShardDirectory::WriteImage(const TaskRecord& record, const std::vector<unsi
 
 void ShardDirectory::AppendManifest(const TaskRecord& record) {
   nlohmann::json entry = {{"id", record.task_id},
-                          {"status", record.result.status},
+                          {"status", ToString(record.result.status)},
                           {"task_index", record.task_index},
                           {"rank", record.rank},
                           {"wall_time_s", record.result.wall_time_s},

@@ -26,7 +26,7 @@ class ShardDirectory {
   void RemoveAll();
   /// task id -> status of every complete shard. Throws StoreError for an unreadable shard
   /// without a manifest line.
-  std::map<std::string, std::string> Finished() const;
+  std::map<std::string, TaskStatus> Finished() const;
   /// task id -> stored detail of every complete shard (manifest lines without `detail`: kFull).
   /// Throws StoreError for an unreadable shard without a manifest line.
   std::map<std::string, ResultDetail> Details() const;

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 /// What is stored of a finished task.
 struct Stored {
-  std::string status;
+  TaskStatus status = TaskStatus::kOk;
   ResultDetail detail = ResultDetail::kFull;
 };
 
@@ -82,14 +82,15 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   for (TaskConfig& config : ExpandSweep(spec)) {
     config.simulation.max_wall_time_s = options.task_timeout_s;
     config.simulation.max_rounds = options.task_timeout_rounds;
-    PlannedTask task{config, config.Id(), ExpectedCost(spec, config), ""};
+    PlannedTask task{config, config.Id(), ExpectedCost(spec, config), std::nullopt};
     auto it = done.find(task.id);
     if (it != done.end()) task.state = it->second.status;
     // An ok task stored with less detail than asked for reruns (its result is the same, its
     // tables were not kept); one with more detail is cut down to the asked level by the merge.
-    bool too_little = task.state == "ok" && it->second.detail < plan.detail;
-    bool rerun = too_little || (options.retry_failed && !task.state.empty() && task.state != "ok");
-    if (task.state.empty() || rerun) plan.pending.push_back(static_cast<int>(plan.tasks.size()));
+    bool too_little = task.state == TaskStatus::kOk && it->second.detail < plan.detail;
+    bool rerun =
+        too_little || (options.retry_failed && task.state && *task.state != TaskStatus::kOk);
+    if (!task.state || rerun) plan.pending.push_back(static_cast<int>(plan.tasks.size()));
     plan.tasks.push_back(std::move(task));
   }
   Order(plan, options.order);
@@ -106,13 +107,14 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     const PlannedTask& t = plan.tasks[i];
     total += t.cost;
     if (is_pending[i]) pending += t.cost;
-    std::string state = t.state.empty() ? "pending" : t.state;
-    if (is_pending[i] && !t.state.empty()) state += "*";
+    std::string state = t.state ? std::string(ToString(*t.state)) : "pending";
+    if (is_pending[i] && t.state) state += "*";
     std::string production;  // appended piecewise: GCC 12 warns (-Wrestrict) on "[" + s + "] "
     if (t.config.production) {
       production.append("[").append(ProductionLabel(*t.config.production)).append("] ");
     }
-    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s\n", i, t.id.c_str(),
+    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s
+", i, t.id.c_str(),
                  t.config.policy.c_str(), t.config.simulation.num_gpus,
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
                  fs::path(t.config.trace_path).filename().c_str(), production.c_str(),

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,11 @@
 namespace adaptsim {
 
 struct PlannedTask {
-  TaskConfig config;  ///< budgets (--task-timeout*) applied
-  std::string id;     ///< config.Id()
-  double cost = 0;    ///< ExpectedCost
-  std::string state;  ///< "" (never run), or the stored status: "ok", "failed", "timeout"
-                      ///< (an "ok" task stored with less than the plan's detail is pending)
+  TaskConfig config;                ///< budgets (--task-timeout*) applied
+  std::string id;                   ///< config.Id()
+  double cost = 0;                  ///< ExpectedCost
+  std::optional<TaskStatus> state;  ///< the stored status; none when the task never ran (an ok
+                                    ///< task stored with less than the plan's detail is pending)
 };
 
 struct SweepPlan {

@@ -23,7 +23,7 @@ void SweepReport::Add(const TaskRecord& record) {
   rows_.push_back({record.task_index, TraceName(config.trace_path), config.policy,
                    config.policy_options, config.round_duration_s, config.num_gpus, config.seed,
                    record.result.status, record.result.summary});
-  if (record.result.status != "ok") ++failures_;
+  if (record.result.status != TaskStatus::kOk) ++failures_;
 }
 
 void SweepReport::PrintTable(std::FILE* out) const {
@@ -52,9 +52,9 @@ void SweepReport::PrintTable(std::FILE* out) const {
       std::fprintf(out, "%-30s ", scenario.c_str());
     }
     std::fprintf(out, "%-36s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n", label.c_str(),
-                 row.num_gpus, static_cast<unsigned long long>(row.seed), row.status.c_str(),
-                 m.makespan_s, m.mean_jct_s, m.worst_ftf_rho, m.unfair_fraction_1_05,
-                 m.utilization);
+                 row.num_gpus, static_cast<unsigned long long>(row.seed),
+                 std::string(ToString(row.status)).c_str(), m.makespan_s, m.mean_jct_s,
+                 m.worst_ftf_rho, m.unfair_fraction_1_05, m.utilization);
   }
   std::fprintf(out, "%zu tasks, %zu failed or timed out\n", rows.size(), failures_);
   std::fflush(out);
@@ -87,14 +87,15 @@ std::string Progress::Status() const {
 void Progress::Finished(const TaskRecord& record, double cost) {
   ++done_;
   done_cost_ += cost;
-  bool bad = record.result.status != "ok";
+  bool bad = record.result.status != TaskStatus::kOk;
   if (bad) ++failed_;
   if (quiet_) return;
   const TaskKeys& config = record.keys;
   char task[512];
   std::snprintf(task, sizeof(task), "%s %s gpus=%d seed=%llu %s %s (%.1f s, rank %d)",
-                record.result.status.c_str(), config.policy.c_str(), config.num_gpus,
-                static_cast<unsigned long long>(config.seed), TraceName(config.trace_path).c_str(),
+                std::string(ToString(record.result.status)).c_str(), config.policy.c_str(),
+                config.num_gpus, static_cast<unsigned long long>(config.seed),
+                TraceName(config.trace_path).c_str(),
                 config.policy_options.empty() ? "" : config.policy_options.dump().c_str(),
                 record.result.wall_time_s, record.rank);
   if (tty_) {

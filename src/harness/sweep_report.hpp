@@ -35,7 +35,7 @@ class SweepReport {
     double round_duration_s = 0;
     int num_gpus = 0;
     std::uint64_t seed = 0;
-    std::string status;
+    TaskStatus status = TaskStatus::kOk;
     SummaryMetrics metrics;
   };
   std::vector<Row> rows_;

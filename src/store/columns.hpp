@@ -58,6 +58,9 @@ inline std::string ToStored(AdaptationMode v) {
 inline std::string ToStored(JobOutcome v) {
   return std::string(adaptsim::ToString(v));
 }
+inline std::string ToStored(TaskStatus v) {
+  return std::string(adaptsim::ToString(v));
+}
 
 inline void FromStored(std::int64_t s, int& f) {
   f = static_cast<int>(s);
@@ -76,6 +79,7 @@ inline void FromStored(const std::string& s, std::string& f) {
 }
 void FromStored(const std::string& s, AdaptationMode& f);
 void FromStored(const std::string& s, JobOutcome& f);
+void FromStored(const std::string& s, TaskStatus& f);
 
 struct Column {
   std::string name;

@@ -6,7 +6,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "adaptsim/build_info.hpp"
 #include "adaptsim/store.hpp"
@@ -36,6 +39,14 @@ void FromStored(const std::string& s, JobOutcome& f) {
     }
   }
   Fail("unknown job outcome '" + s + "'");
+}
+
+void FromStored(const std::string& s, TaskStatus& f) {
+  try {
+    f = ParseTaskStatus(s);
+  } catch (const std::invalid_argument& error) {
+    Fail(error.what());
+  }
 }
 
 void WriteTable(hid_t group, const Table& table, bool extendible) {
@@ -138,13 +149,39 @@ void WriteRounds(hid_t task_group, const std::vector<RoundResult>& rounds) {
   store::WriteColumn(group, "running_offsets", offsets, "count", false);
 }
 
+/// The jobs table: the engine-neutral columns, then the columns of the engine's extras, and
+/// the engine's name in the group's `engine` attribute ("" when there are no jobs).
+void WriteJobs(hid_t task_group, const std::vector<JobResult>& jobs) {
+  Handle group = store::CreateGroup(task_group, "jobs");
+  store::WriteTable(
+      group, store::ToTable(jobs, [](const auto& j, auto&& v) { VisitJobFields(j, v); }), false);
+  if (jobs.empty()) {
+    store::WriteAttribute(group, "engine", std::string());
+    return;
+  }
+  std::visit(
+      [&](const auto& first) {
+        using Extras = std::decay_t<decltype(first)>;
+        std::vector<Extras> extras;
+        extras.reserve(jobs.size());
+        for (const JobResult& job : jobs) {
+          const auto* e = std::get_if<Extras>(&job.extras);
+          if (e == nullptr) store::Fail("the jobs of one task hold the extras of two engines");
+          extras.push_back(*e);
+        }
+        store::WriteAttribute(group, "engine", std::string(Extras::kEngine));
+        store::WriteTable(
+            group,
+            store::ToTable(extras, [](const auto& e, auto&& v) { VisitJobExtrasFields(e, v); }),
+            false);
+      },
+      jobs.front().extras);
+}
+
 /// The tables of `result` that `detail` keeps (ResultDetail).
 void WriteResultTables(hid_t task_group, const SimulationResult& result, ResultDetail detail) {
   if (detail < ResultDetail::kPerJob) return;
-  Handle jobs = store::CreateGroup(task_group, "jobs");
-  store::WriteTable(
-      jobs, store::ToTable(result.jobs, [](const auto& j, auto&& v) { VisitJobFields(j, v); }),
-      false);
+  WriteJobs(task_group, result.jobs);
   if (detail < ResultDetail::kFull) return;
   WriteRounds(task_group, result.rounds);
   Handle timeline = store::CreateGroup(task_group, "throughput_timeline");
@@ -178,7 +215,7 @@ void WriteTask(hid_t tasks, const TaskRecord& record) {
   Handle group = store::CreateGroup(tasks, record.task_id);
   WriteConfigAttributes(group, record);
   store::WriteAttribute(group, "task_index", std::int64_t{record.task_index});
-  store::WriteAttribute(group, "status", record.result.status);
+  store::WriteAttribute(group, "status", store::ToStored(record.result.status));
   store::WriteAttribute(group, "message", record.result.message);
   store::WriteAttribute(group, "rank", std::int64_t{record.rank});
   store::WriteAttribute(group, "wall_time_s", record.result.wall_time_s);

@@ -1,4 +1,6 @@
 // Reading the results file back (tests, resume, comparisons).
+#include <string_view>
+#include <type_traits>
 #include <variant>
 
 #include "adaptsim/store.hpp"
@@ -46,11 +48,72 @@ std::vector<RoundResult> ReadRounds(hid_t task_group) {
   return rounds;
 }
 
+/// Version 2's name of a job column ("model" and "scale_factor" before they became "workload" and
+/// "requested_gpus"; docs/results-format.md).
+const char* Version2JobColumn(const char* name) {
+  const std::string_view column = name;
+  if (column == "workload") return "model";
+  if (column == "requested_gpus") return "scale_factor";
+  return name;
+}
+
+/// The jobs table of schema version 2, which did not record the engine: its mode and rounds_run
+/// columns become RoundJobExtras (an interval-engine task of version 2 reads back with default
+/// round extras; its workload column holds the application).
+std::vector<JobResult> ReadVersion2Jobs(hid_t group) {
+  std::vector<JobResult> jobs = store::ReadTable<JobResult>(group, [](auto& j, auto&& v) {
+    VisitJobFields(j, [&](const char* name, const char* units, auto& field) {
+      v(Version2JobColumn(name), units, field);
+    });
+  });
+  std::vector<RoundJobExtras> extras = store::ReadTable<RoundJobExtras>(
+      group, [](auto& e, auto&& v) { VisitJobExtrasFields(e, v); });
+  if (extras.size() != jobs.size()) store::Fail("jobs: columns of unequal length");
+  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].extras = extras[i];
+  return jobs;
+}
+
+/// The jobs table (WriteJobs in results_file.cpp): neutral columns, then the extras of the
+/// engine named by the group's `engine` attribute.
+std::vector<JobResult> ReadJobs(hid_t task_group, std::int64_t schema_version) {
+  Handle group = store::OpenGroup(task_group, "jobs");
+  if (schema_version == 2) return ReadVersion2Jobs(group);
+  std::vector<JobResult> jobs =
+      store::ReadTable<JobResult>(group, [](auto& j, auto&& v) { VisitJobFields(j, v); });
+  if (jobs.empty()) return jobs;
+  const std::string engine = StringAttribute(group, "engine");
+  JobExtras kind;
+  if (!MakeJobExtras(engine, kind)) store::Fail("jobs: unknown engine '" + engine + "'");
+  std::visit(
+      [&](const auto& probe) {
+        using Extras = std::decay_t<decltype(probe)>;
+        std::vector<Extras> extras =
+            store::ReadTable<Extras>(group, [](auto& e, auto&& v) { VisitJobExtrasFields(e, v); });
+        if (extras.size() != jobs.size()) store::Fail("jobs: columns of unequal length");
+        for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].extras = extras[i];
+      },
+      kind);
+  return jobs;
+}
+
+/// /meta@schema_version of `file`. Throws StoreError for a version this build cannot read.
+std::int64_t SchemaVersion(hid_t file, const std::string& path) {
+  Handle meta = store::OpenGroup(file, "meta");
+  const std::int64_t version = IntegerAttribute(meta, "schema_version");
+  if (version < kOldestReadableSchemaVersion || version > kResultsSchemaVersion) {
+    throw StoreError("'" + path + "' has schema_version " + std::to_string(version) +
+                     "; this adaptsim reads versions " +
+                     std::to_string(kOldestReadableSchemaVersion) + " to " +
+                     std::to_string(kResultsSchemaVersion));
+  }
+  return version;
+}
+
 /// The tables `detail` says are stored; the others stay empty.
-void ReadResultTables(hid_t task_group, SimulationResult& result, ResultDetail detail) {
+void ReadResultTables(hid_t task_group, std::int64_t schema_version, SimulationResult& result,
+                      ResultDetail detail) {
   if (detail < ResultDetail::kPerJob) return;
-  Handle jobs = store::OpenGroup(task_group, "jobs");
-  result.jobs = store::ReadTable<JobResult>(jobs, [](auto& j, auto&& v) { VisitJobFields(j, v); });
+  result.jobs = ReadJobs(task_group, schema_version);
   if (detail < ResultDetail::kFull) return;
   result.rounds = ReadRounds(task_group);
   Handle timeline = store::OpenGroup(task_group, "throughput_timeline");
@@ -101,6 +164,7 @@ std::vector<SummaryRow> ReadSummary(const std::string& path) {
 namespace store {
 
 StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string& task_id) {
+  const std::int64_t schema_version = SchemaVersion(file, path);
   Handle tasks = store::OpenGroup(file, "tasks");
   if (!store::Exists(tasks, task_id)) {
     throw StoreError("'" + path + "' has no task " + task_id);
@@ -108,7 +172,7 @@ StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string
   Handle group = store::OpenGroup(tasks, task_id);
   StoredTask task;
   task.task_id = task_id;
-  task.status = StringAttribute(group, "status");
+  store::FromStored(StringAttribute(group, "status"), task.status);
   task.message = StringAttribute(group, "message");
   task.config_json = StringAttribute(group, "config_json");
   task.rank = static_cast<int>(IntegerAttribute(group, "rank"));
@@ -116,7 +180,7 @@ StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string
   task.result.status = task.status;
   task.result.message = task.message;
   ReadNumberAttribute(group, "wall_time_s", task.result.wall_time_s);
-  ReadResultTables(group, task.result, task.detail);
+  ReadResultTables(group, schema_version, task.result, task.detail);
   ReadSummaryAttributes(group, task.result);
   return task;
 }

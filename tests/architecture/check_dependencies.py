@@ -49,6 +49,7 @@ ALLOWED = {
 STAGE_OF_HEADER = {
     # core: the vocabulary every stage shares
     "job": "core", "error": "core", "result": "core", "result_fields": "core",
+    "task_status": "core",
     "python_round": "core",
     "build_info": "core",
     "text_lines": "core", "utc_timestamp": "core",

@@ -7,8 +7,10 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
 
 namespace {
@@ -16,39 +18,52 @@ namespace {
 using adaptsim::SimulationResult;
 using adaptsim::SummaryRow;
 
-/// Canonical text of everything in a task that must not depend on the rank count.
+/// Appends " value" for every visited field (enumerations by their stored name).
+struct Fields {
+  std::ostringstream& out;
+  template <typename T>
+  void operator()(const char* /*name*/, const char* /*units*/, const T& field) const {
+    if constexpr (std::is_enum_v<T>) {
+      out << ' ' << adaptsim::ToString(field);
+    } else {
+      out << ' ' << field;
+    }
+  }
+};
+
+/// Canonical text of everything in a task that must not depend on the rank count: every field
+/// of the field lists (adaptsim/result_fields.hpp) but `rank` and `wall_time_s`.
 std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
   std::ostringstream out;
   out.precision(17);
-  const auto& m = row.metrics;
-  out << "summary " << row.task_id << ' ' << row.task_index << ' ' << row.status << ' '
-      << row.message << ' ' << row.policy << ' ' << row.trace << ' ' << row.throughputs << ' '
-      << row.num_gpus << ' ' << row.seed << ' ' << row.round_duration_s << ' '
-      << row.deadline_factor << ' ' << m.makespan_s << ' ' << m.mean_jct_s << ' '
-      << m.geometric_mean_jct_s << ' ' << m.harmonic_mean_jct_s << ' ' << m.p99_jct_s << ' '
-      << m.mean_ftf_rho << ' ' << m.worst_ftf_rho << ' ' << m.unfair_fraction_1_05 << ' '
-      << m.unfair_fraction_1_10 << ' ' << m.utilization << ' ' << m.lease_extension_percent << ' '
-      << m.restarts_per_job << ' ' << m.num_rounds << ' ' << m.num_jobs << ' '
-      << m.num_deadline_completions << ' ' << m.num_failed_jobs << '\n';
+  out << "summary " << row.task_id << ' ' << row.task_index << ' ' << adaptsim::ToString(row.status)
+      << ' ' << row.message << ' ' << row.policy << ' ' << row.trace << ' ' << row.throughputs
+      << ' ' << row.num_gpus << ' ' << row.seed << ' ' << row.round_duration_s << ' '
+      << row.deadline_factor;
+  adaptsim::VisitMetricFields(row.metrics, Fields{out});
+  out << '\n';
   const SimulationResult& r = task.result;
-  out << "task " << task.status << ' ' << task.message << ' ' << task.config_json << ' '
-      << r.lease_extensions << ' ' << r.lease_extension_opportunities << '\n';
+  out << "task " << adaptsim::ToString(task.status) << ' ' << task.message << ' '
+      << task.config_json << ' ' << r.lease_extensions << ' ' << r.lease_extension_opportunities
+      << '\n';
   for (const auto& j : r.jobs) {
-    out << "job " << j.id << ' ' << j.model << ' ' << j.initial_batch_size << ' '
-        << j.final_batch_size << ' ' << j.scale_factor << ' ' << static_cast<int>(j.mode) << ' '
-        << j.arrival_time_s << ' ' << j.completion_time_s << ' ' << j.jct_s << ' ' << j.ftf_rho
-        << ' ' << j.ftf_rho_themis << ' ' << j.exclusive_time_s << ' ' << j.rounds_run << ' '
-        << j.restarts << ' ' << static_cast<int>(j.outcome) << '\n';
+    out << "job";
+    adaptsim::VisitJobFields(j, Fields{out});
+    out << " " << j.extras.index();
+    adaptsim::VisitJobExtrasFieldsOf(j, Fields{out});
+    out << '\n';
   }
   for (const auto& round : r.rounds) {
-    out << "round " << round.round_index << ' ' << round.start_s << ' ' << round.end_s << ' '
-        << round.busy_gpus << ' ' << round.active_jobs << " :";
+    out << "round";
+    adaptsim::VisitRoundFields(round, Fields{out});
+    out << " :";
     for (int id : round.running_job_ids) out << ' ' << id;
     out << '\n';
   }
   for (const auto& s : r.throughput_timeline) {
-    out << "throughput " << s.job_id << ' ' << s.completion_round << ' ' << s.steps_per_s << ' '
-        << s.batch_size << '\n';
+    out << "throughput";
+    adaptsim::VisitThroughputFields(s, Fields{out});
+    out << '\n';
   }
   for (double busy : r.gpu_busy_time_s) out << "busy " << busy << '\n';
   for (const auto& [name, value] : r.policy_statistics) {
@@ -63,9 +78,9 @@ std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
 std::map<std::string, std::string> Load(const std::string& path) {
   std::map<std::string, std::string> tasks;
   for (const SummaryRow& row : adaptsim::ReadSummary(path)) {
-    if (row.status != "ok")
-      throw std::runtime_error(path + ": task " + row.task_id + " is " + row.status + ": " +
-                               row.message);
+    if (row.status != adaptsim::TaskStatus::kOk)
+      throw std::runtime_error(path + ": task " + row.task_id + " is " +
+                               std::string(adaptsim::ToString(row.status)) + ": " + row.message);
     tasks[row.task_id] = Dump(row, adaptsim::ReadTask(path, row.task_id));
   }
   if (tasks.empty()) throw std::runtime_error(path + ": no tasks");
