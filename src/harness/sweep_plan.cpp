@@ -113,8 +113,7 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     if (t.config.production) {
       production.append("[").append(ProductionLabel(*t.config.production)).append("] ");
     }
-    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s
-", i, t.id.c_str(),
+    std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s\n", i, t.id.c_str(),
                  t.config.policy.c_str(), t.config.simulation.num_gpus,
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
                  fs::path(t.config.trace_path).filename().c_str(), production.c_str(),

@@ -426,7 +426,7 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
       record.result = std::move(stored.result);
       record.rank = stored.rank;
       record.detail = std::min(stored.detail, options.provenance.detail);
-      if (stored.status == "ok") lowest_ok = std::min(lowest_ok, record.detail);
+      if (stored.status == TaskStatus::kOk) lowest_ok = std::min(lowest_ok, record.detail);
       WriteTask(tasks, record);
     }
     Provenance provenance = options.provenance;
