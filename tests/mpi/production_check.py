@@ -45,7 +45,7 @@ with h5py.File(results, "r") as f:
         assert stats["simulated_jobs"] > 0, stats
         key = (path, config["policy"])
         by_log.setdefault(key, {})[production["model_seed"]] = (
-            jobs["model"].asstr()[:], jobs["arrival_s"][:], jobs["scale_factor"][:])
+            jobs["workload"].asstr()[:], jobs["arrival_s"][:], jobs["requested_gpus"][:])
 
 for key, seeds in by_log.items():
     assert len(seeds) >= 2, (key, seeds.keys())
