@@ -1,10 +1,10 @@
-"""A Python policy that raises in its third decision (for tests/python/test_module.py)."""
+"""A Python policy that raises in its second decision (for tests/python/test_module.py)."""
 
 
-class RaisesOnThirdCall:
-    """Equal shares; raises RuntimeError on the third compute_allocation call."""
+class RaisesOnSecondCall:
+    """Equal shares; raises RuntimeError on the second compute_allocation call."""
 
-    def __init__(self, fail_at=3):
+    def __init__(self, fail_at=2):
         self.calls = 0
         self.fail_at = fail_at
 

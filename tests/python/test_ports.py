@@ -1,13 +1,16 @@
 """Python ports of C++ policies run on the exact mechanism give the C++ policy's results: per-job
 JCTs and every round's job set identical on the 120-job reference trace (32 GPUs, tacc
-throughputs, the canonical comparison's settings, experiments/canonical.toml).
+throughputs, the canonical comparison's settings, experiments/canonical.toml). And a sweep with
+Python policies gives the same results on 1 and 3 MPI ranks.
 
 Needs the reference data ($ADAPTSIM_DATA, else ../shared/data next to the checkout); exits 77
 (CTest: skipped) saying so when it is absent.
 """
 
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 import adaptsim
@@ -49,6 +52,40 @@ class PortsTest(unittest.TestCase):
 
     def test_gandiva_fair(self):
         self.assert_same_run("gandiva_fair", "py:adaptsim_examples.gandiva_fair:GandivaFair")
+
+    def test_sweep_under_mpirun_is_rank_count_independent(self):
+        mpiexec = os.environ.get("ADAPTSIM_MPIEXEC")
+        binary = os.environ.get("ADAPTSIM_BINARY")
+        if not (mpiexec and binary):
+            self.skipTest("ADAPTSIM_MPIEXEC or ADAPTSIM_BINARY not set")
+        las = "py:adaptsim_examples.least_attained_service:LeastAttainedService"
+        port = "py:adaptsim_examples.max_min_fairness:MaxMinFairness"
+        with tempfile.TemporaryDirectory() as folder:
+            spec = os.path.join(folder, "mpi.toml")
+            with open(spec, "w") as f:
+                f.write(f'name = "python_mpi"\ntraces = ["{TRACE}"]\n'
+                        f'throughputs = "{THROUGHPUTS}"\n'
+                        f'policies = ["{las}", "{port}", "gandiva_fair"]\n'
+                        f'num_gpus = [32]\nseeds = [0]\ndeadline_factor = 1.5\n')
+            tables = {}
+            for ranks in (1, 3):
+                out = os.path.join(folder, f"mpi_{ranks}.h5")
+                done = subprocess.run([mpiexec, "--oversubscribe", "-n", str(ranks), binary,
+                                       "sweep", spec, "--out", out, "--quiet"],
+                                      capture_output=True, text=True, check=False)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                summary, _ = adaptsim.read(out)
+                self.assertEqual(len(summary), 3)
+                self.assertTrue((summary["status"] == "ok").all(), list(summary["message"]))
+                if ranks == 3:
+                    self.assertGreater(summary["rank"].nunique(), 1)  # the workers ran them
+                rows = {}
+                for task_id in summary["task_id"]:
+                    _, result = adaptsim.read(out, task_id)
+                    rows[task_id] = (result.summary, result.jobs.to_dict("list"),
+                                     list(result.rounds["running_job_ids"]))
+                tables[ranks] = rows
+            self.assertEqual(tables[1], tables[3])
 
 
 if __name__ == "__main__":
