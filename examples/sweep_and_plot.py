@@ -2,12 +2,12 @@
 """Sweeps a Python policy against two C++ baselines and plots mean JCT and makespan.
 
     PYTHONPATH=build/release/python:examples python3 examples/sweep_and_plot.py \
-        --adaptsim build/release/src/app/adaptsim --out /tmp/las
+        --adaptsim build/release/src/app/adaptsim --out /tmp/las [--data ../shared/data]
 
-Generates a 60-job trace from the checkout's catalogue (data/catalog/v100.toml), writes a sweep
-spec (Gandiva-Fair, Gavel max-min fairness, and the Python least-attained-service policy of
-examples/adaptsim_examples/ on 8, 16 and 32 GPUs), runs `adaptsim sweep` (add --mpi N to run it
-under `mpirun -n N`), reads the results file with adaptsim.read and draws OUT/las.png.
+Writes a sweep spec (Gandiva-Fair, Gavel max-min fairness, and the Python least-attained-service
+policy of examples/adaptsim_examples/ on 16, 32 and 64 GPUs, the 120-job reference trace with the
+tacc throughputs), runs `adaptsim sweep` (add --mpi N to run it under `mpirun -n N`), reads the
+results file with adaptsim.read and draws OUT/las.png.
 """
 
 import argparse
@@ -22,7 +22,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import adaptsim  # noqa: E402
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CATALOG = os.path.join(CHECKOUT, "data", "catalog", "v100.toml")
+TRACE = ("shockwave/traces/"
+         "120_0.2_5_100_40_25_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace")
+THROUGHPUTS = "shockwave/throughputs/tacc_throughputs.json"
+GPUS = [16, 32, 64]
 LAS = "py:adaptsim_examples.least_attained_service:LeastAttainedService"
 DISPLAY = {"gandiva_fair": "Gandiva-Fair", "max_min_fairness": "Gavel", LAS: "LAS (Python)"}
 
@@ -32,17 +35,20 @@ def main():
     parser.add_argument("--adaptsim", default="adaptsim", help="the adaptsim command line")
     parser.add_argument("--out", required=True, help="folder for the trace, spec, results, PNG")
     parser.add_argument("--mpi", type=int, default=0, help="run the sweep under mpirun -n N")
+    parser.add_argument("--data", default=os.environ.get("ADAPTSIM_DATA") or
+                        os.path.join(CHECKOUT, "..", "shared", "data"),
+                        help="reference data folder (default $ADAPTSIM_DATA or ../shared/data)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
-    trace = adaptsim.generate_trace(os.path.join(args.out, "jobs.trace"), CATALOG, num_jobs=60,
-                                    lam_s=120.0, seed=1, max_duration_h=2.0)
+    trace = os.path.abspath(os.path.join(args.data, TRACE))
+    throughputs = os.path.abspath(os.path.join(args.data, THROUGHPUTS))
     spec = os.path.join(args.out, "sweep.toml")
     policies = ", ".join(f'"{p}"' for p in DISPLAY)
     with open(spec, "w") as f:
-        f.write(f'name = "las"\ntraces = ["{os.path.abspath(trace)}"]\n'
-                f'throughputs = "{CATALOG}"\npolicies = [{policies}]\n'
-                f"num_gpus = [8, 16, 32]\nseeds = [0]\n")
+        f.write(f'name = "las"\ntraces = ["{trace}"]\n'
+                f'throughputs = "{throughputs}"\npolicies = [{policies}]\n'
+                f"num_gpus = {GPUS}\nseeds = [0]\ndeadline_factor = 1.5\n")
     results = os.path.join(args.out, "las.h5")
     command = [args.adaptsim, "sweep", spec, "--out", results]
     if args.mpi:
@@ -60,10 +66,10 @@ def main():
     for ax, title in zip(axes, ["mean JCT (h)", "makespan (h)"]):
         ax.set_xlabel("GPUs")
         ax.set_ylabel(title)
-        ax.set_xticks([8, 16, 32])
+        ax.set_xticks(GPUS)
         ax.grid(alpha=0.3)
     axes[0].legend()
-    fig.suptitle("60-job synthetic trace (v100 catalogue), round engine")
+    fig.suptitle("120-job Shockwave trace (tacc throughputs), round engine")
     fig.tight_layout()
     png = os.path.join(args.out, "las.png")
     fig.savefig(png, dpi=120)
