@@ -32,7 +32,6 @@ POLICY_DISPLAY = {
     "isolated": "Isolated",
     "isolated_plus": "Isolated+",
     "replay": "Replay",
-    "fail_after": "Fail-after",
 }
 
 # Display name -> (colour, marker).

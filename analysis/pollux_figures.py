@@ -60,14 +60,20 @@ def artifact_values(path):
 
 
 def read(paths):
-    """(summary of ok tasks of the three policies, per-job JCTs of completed jobs)."""
-    frames, jcts = [], []
+    """(summary of ok tasks of the three policies, per-job JCTs of completed jobs).
+
+    A task in several files (the job-load sweep's load-1 Pollux runs are the interval sweep's
+    1-min runs: same configuration, same task id) counts once, from the first file that has it.
+    """
+    frames, jcts, seen = [], [], set()
     for path in paths:
         with h5py.File(path, "r") as f:
             g = f["summary"]
             summary = pd.DataFrame(
                 {k: g[k].asstr()[:] if g[k].dtype.kind in "OS" else g[k][:] for k in g})
-            summary = summary[(summary.status == "ok") & summary.policy.isin(POLICIES)].copy()
+            summary = summary[(summary.status == "ok") & summary.policy.isin(POLICIES)
+                              & ~summary.task_id.isin(seen)].copy()
+            seen.update(summary.task_id)
             summary["load"] = summary.trace.map(load_of)
             summary["interval_s"] = summary.policy_options.map(interval_of)
             summary["file"] = path

@@ -34,6 +34,12 @@ SWEEPS = {
     "shockwave": ["canonical", "pollux_canonical", "scale", "planning_window"],
     "pollux": ["pollux_jobload", "pollux_interval"],
 }
+# Sweeps beyond the paper's evaluation (`adaptsim reproduce --only NAME`): listed and drawn when
+# their results file exists, otherwise left out.
+OPTIONAL_SWEEPS = {
+    "shockwave": ["pollux_scale"],
+    "pollux": [],
+}
 TITLES = {
     "shockwave": "Shockwave (NSDI'23)",
     "pollux": "Pollux (OSDI'21)",
@@ -211,6 +217,7 @@ def number_rows(numbers, paper, results):
         rows.append(row("paper", n["id"], n["what"], n["source"], float(n["value"]), ours,
                         n["check"], lands(n["check"], float(n["value"]), ours, n.get("pivot"),
                                           n.get("tolerance")), n["sweep"], f"{used} tasks"))
+        rows[-1]["note"] = " ".join(n.get("note", "").split())
         rows[-1]["counted"] = used >= expected
         if used < expected:
             rows[-1]["section"] = "partial"
@@ -264,6 +271,9 @@ def write_report(paper, results, rows, notes, sweeps, written, out_md):
                     f"{r['selection'].split(' ')[0]} |")
             lines.append(line + (f" {r['source']} |" if len(sources) > 1 else ""))
         lines.append("")
+        for r in members:
+            if r.get("note"):
+                lines += [f"Note on *{r['what']}*: {r['note']}", ""]
     if notes:
         lines += ["## Not compared", ""] + [f"* {n}" for n in notes] + [""]
     lines += ["## Figures", ""]
@@ -279,10 +289,11 @@ def write_report(paper, results, rows, notes, sweeps, written, out_md):
 
 def sweep_info(results, paper):
     info = {}
-    for name in SWEEPS[paper]:
+    for name in SWEEPS[paper] + OPTIONAL_SWEEPS[paper]:
         path = os.path.join(results, name + ".h5")
         if not os.path.exists(path):
-            info[name] = None
+            if name in SWEEPS[paper]:
+                info[name] = None
             continue
         df, meta = summary(path)
         info[name] = dict(tasks=len(df), ok=int((df.status == "ok").sum()),
@@ -306,7 +317,7 @@ def draw(paper, results, data, numbers_path):
         golden = os.path.join(data, "golden", "shockwave_tacc32")
         groups = [("canonical", [path("canonical"), path("pollux_canonical")],
                    ("canonical", "rho_cdf")),
-                  ("scale", [path("scale")], ("scale", "canonical")),
+                  ("scale", [path("scale"), path("pollux_scale")], ("scale", "canonical")),
                   ("planning_window", [path("planning_window")], ("window",))]
         for name, files, kinds in groups:
             files = [f for f in files if f]

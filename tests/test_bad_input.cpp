@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -106,50 +108,59 @@ TEST(BadTraceFile, MissingFileNamesThePath) {
 }
 
 // Unique per test and process: CTest runs tests in parallel processes.
-std::string WriteTemp(const std::string& name, const std::string& text) {
+/// A file in the temporary folder, removed when the test is done with it.
+struct TempFile {
+  std::string path;
+  explicit TempFile(std::string p) : path(std::move(p)) {}
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() { std::filesystem::remove(path); }
+};
+
+TempFile WriteTemp(const std::string& name, const std::string& text) {
   const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::filesystem::path path = std::filesystem::temp_directory_path() /
                                (std::string(info->test_suite_name()) + "." + info->name() + "." +
                                 std::to_string(::getpid()) + "." + name);
   std::ofstream(path) << text;
-  return path.string();
+  return TempFile(path.string());
 }
 
 TEST(BadThroughputs, MalformedJsonNamesTheLine) {
-  std::string path = WriteTemp("adaptsim_bad.json", "{\n  \"v100\": {\n    \"x\": [1,\n}\n");
+  TempFile path = WriteTemp("adaptsim_bad.json", "{\n  \"v100\": {\n    \"x\": [1,\n}\n");
   try {
-    ThroughputTable::ReadJson(path);
+    ThroughputTable::ReadJson(path.path);
     FAIL();
   } catch (const InputError& error) {
-    EXPECT_EQ(error.file(), path);
+    EXPECT_EQ(error.file(), path.path);
     EXPECT_EQ(error.line(), 4);
   }
 }
 
 TEST(BadThroughputs, MissingWorkerTypeAndBadKey) {
-  std::string no_v100 = WriteTemp("adaptsim_nov100.json", R"({"k80": {}})");
-  EXPECT_THROW(ThroughputTable::ReadJson(no_v100), InputError);
-  std::string bad_key = WriteTemp("adaptsim_badkey.json", R"({"v100": {"LM": {"null": 1.0}}})");
+  TempFile no_v100 = WriteTemp("adaptsim_nov100.json", R"({"k80": {}})");
+  EXPECT_THROW(ThroughputTable::ReadJson(no_v100.path), InputError);
+  TempFile bad_key = WriteTemp("adaptsim_badkey.json", R"({"v100": {"LM": {"null": 1.0}}})");
   try {
-    ThroughputTable::ReadJson(bad_key);
+    ThroughputTable::ReadJson(bad_key.path);
     FAIL();
   } catch (const InputError& error) {
     EXPECT_EQ(error.field(), "v100.LM");
   }
-  std::string negative = WriteTemp("adaptsim_negative.json",
-                                   R"j({"v100": {"('LM (batch size 10)', 1)": {"null": -2.0}}})j");
-  EXPECT_THROW(ThroughputTable::ReadJson(negative), InputError);
+  TempFile negative = WriteTemp("adaptsim_negative.json",
+                                R"j({"v100": {"('LM (batch size 10)', 1)": {"null": -2.0}}})j");
+  EXPECT_THROW(ThroughputTable::ReadJson(negative.path), InputError);
 }
 
 // Engine-level input checks need a table; a one-entry JSON is enough.
 class EngineInput : public ::testing::Test {
  protected:
   SimulationResult Run(const std::string& trace_text, int gpus, const std::string& table_json) {
-    std::string trace_path = WriteTemp("adaptsim_engine.trace", trace_text);
-    std::string table_path = WriteTemp("adaptsim_engine.json", table_json);
+    TempFile trace_path = WriteTemp("adaptsim_engine.trace", trace_text);
+    TempFile table_path = WriteTemp("adaptsim_engine.json", table_json);
     TaskConfig task;
-    task.trace_path = trace_path;
-    task.throughputs_path = table_path;
+    task.trace_path = trace_path.path;
+    task.throughputs_path = table_path.path;
     task.policy = "gandiva_fair";
     task.simulation.num_gpus = gpus;
     return RunTask(task);

@@ -266,8 +266,7 @@ TEST(ResultsFileTest, UnknownSchemaVersionIsAClearError) {
 }
 
 TEST(TaskStatusTest, NamesRoundTripAndUnknownNamesThrow) {
-  for (TaskStatus status :
-       {TaskStatus::kOk, TaskStatus::kTimeout, TaskStatus::kFailed, TaskStatus::kCancelled}) {
+  for (TaskStatus status : kTaskStatuses) {
     EXPECT_EQ(ParseTaskStatus(ToString(status)), status);
   }
   EXPECT_EQ(ToString(TaskStatus::kCancelled), "cancelled");
@@ -278,6 +277,31 @@ TEST(TaskStatusTest, NamesRoundTripAndUnknownNamesThrow) {
     const std::string what = error.what();
     EXPECT_NE(what.find("'pending'"), std::string::npos) << what;
     EXPECT_NE(what.find("cancelled"), std::string::npos) << what;
+  }
+}
+
+/// The line of `path` that starts with `prefix` ("" when none).
+std::string LineStartingWith(const std::string& path, const std::string& prefix) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "";
+}
+
+// The documented status values are the enum's: the /summary `status` row of the results format
+// and the list in the sweeps guide name every TaskStatus.
+TEST(TaskStatusTest, DocsListEveryValue) {
+  const std::string docs = std::string(ADAPTSIM_SOURCE_DIR) + "/docs/";
+  const std::string summary_row = LineStartingWith(docs + "results-format.md", "| `status` |");
+  const std::string sweeps_line =
+      LineStartingWith(docs + "sweeps.md", "(`include/adaptsim/task_status.hpp`)");
+  ASSERT_FALSE(summary_row.empty());
+  ASSERT_FALSE(sweeps_line.empty());
+  for (TaskStatus status : kTaskStatuses) {
+    const std::string name = "`" + std::string(ToString(status)) + "`";
+    EXPECT_NE(summary_row.find(name), std::string::npos) << name << " in " << summary_row;
+    EXPECT_NE(sweeps_line.find(name), std::string::npos) << name << " in " << sweeps_line;
   }
 }
 

@@ -12,6 +12,9 @@ struct ReproductionSweep {
   std::string name;       ///< results file stem, and the name `--only` selects
   std::string spec_file;  ///< file name inside the experiments folder
   std::string what;       ///< one line for --help and the progress output
+  /// Not part of the paper's evaluation (an extension that costs hours): runs only when named by
+  /// `ReproduceOptions::only`; the report uses its results when they exist.
+  bool optional = false;
 };
 
 /// The papers `adaptsim reproduce` knows, in `--help` order: "shockwave", "pollux".
@@ -27,7 +30,7 @@ struct ReproduceOptions {
   std::string paper_numbers;                ///< "" = <experiments_dir>/paper_numbers.toml
   std::string analysis_dir;                 ///< reproduction_report.py and its modules
   std::string python = "/usr/bin/python3";  ///< interpreter for the figures and report
-  std::vector<std::string> only;            ///< sweep names to run (empty = all)
+  std::vector<std::string> only;  ///< sweep names to run (empty = every sweep not `optional`)
   bool dry_run = false;           ///< list every sweep's tasks and their state; run nothing
   bool force = false;             ///< discard earlier results of the selected sweeps
   bool retry_failed = false;      ///< rerun tasks recorded as failed or timeout

@@ -15,6 +15,10 @@ enum class TaskStatus {
   kCancelled  ///< "cancelled": abandoned on a signal before it finished; never stored
 };
 
+/// Every value, in declaration order.
+inline constexpr TaskStatus kTaskStatuses[] = {TaskStatus::kOk, TaskStatus::kTimeout,
+                                               TaskStatus::kFailed, TaskStatus::kCancelled};
+
 /// The stored name: "ok", "timeout", "failed" or "cancelled".
 std::string_view ToString(TaskStatus status);
 

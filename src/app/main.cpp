@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "adaptsim/build_info.hpp"
 #include "adaptsim/error.hpp"
 #include "command.hpp"
 #ifdef ADAPTSIM_WITH_PYTHON
@@ -17,7 +18,7 @@ namespace {
 constexpr int kExitBadInput = 2;
 
 std::string VersionText() {
-  return std::string("adaptsim ") + ADAPTSIM_VERSION + " (git " + ADAPTSIM_GIT_SHA + ")";
+  return std::string("adaptsim ") + ADAPTSIM_VERSION + " (git " + adaptsim::GitRevision() + ")";
 }
 
 int Dispatch(const adaptsim::app::CommandList& commands) {

@@ -45,7 +45,9 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       ->required()
       ->check(CLI::IsMember(ReproduciblePapers()));
   cmd->add_option("--out", options->out_dir, "Output folder (default results/reproduce-<paper>)");
-  cmd->add_option("--only", options->only, "Run only these sweeps (names above; repeatable)")
+  cmd->add_option(
+         "--only", options->only,
+         "Run only these sweeps (names above; repeatable); optional sweeps run only when named")
       ->delimiter(',');
   cmd->add_flag("--dry-run", options->dry_run, "List every sweep's tasks and state; run nothing");
   cmd->add_flag("--no-report", options->no_report, "Run the sweeps only: no figures, no report");

@@ -2,13 +2,9 @@
 #include "adaptsim/task_status.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace adaptsim {
-
-namespace {
-constexpr TaskStatus kAllStatuses[] = {TaskStatus::kOk, TaskStatus::kTimeout, TaskStatus::kFailed,
-                                       TaskStatus::kCancelled};
-}  // namespace
 
 std::string_view ToString(TaskStatus status) {
   switch (status) {
@@ -26,7 +22,7 @@ std::string_view ToString(TaskStatus status) {
 
 TaskStatus ParseTaskStatus(std::string_view text) {
   std::string known;
-  for (TaskStatus status : kAllStatuses) {
+  for (TaskStatus status : kTaskStatuses) {
     if (ToString(status) == text) return status;
     known += (known.empty() ? "" : ", ") + std::string(ToString(status));
   }

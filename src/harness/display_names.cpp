@@ -47,7 +47,6 @@ const std::vector<std::pair<std::string, std::string>>& PolicyDisplayNames() {
       {"isolated", "Isolated"},
       {"isolated_plus", "Isolated+"},
       {"replay", "Replay"},
-      {"fail_after", "Fail-after"},
   };
   return kNames;
 }

@@ -45,7 +45,10 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
         {"scale", "scale.toml",
          "scale study: 64/128/256 GPUs, Shockwave's per-scale configurations, every baseline"},
         {"planning_window", "planning_window.toml",
-         "planning-window sensitivity: window length x k x lambda on 120 and 220 jobs"}}},
+         "planning-window sensitivity: window length x k x lambda on 120 and 220 jobs"},
+        {"pollux_scale", "pollux_scale.toml",
+         "optional, hours of CPU: Pollux on the scale study's 64/128/256-GPU clusters",
+         /*optional=*/true}}},
       {"pollux",
        {{"pollux_jobload", "pollux_jobload.toml",
          "job-load sweep: 8 workloads x load 0.5/1/1.5/2 x Pollux, Optimus, Tiresias"},
@@ -69,8 +72,9 @@ std::vector<ReproductionSweep> Selected(const ReproduceOptions& options) {
     }
   }
   for (const ReproductionSweep& sweep : all) {
-    if (options.only.empty() ||
-        std::find(options.only.begin(), options.only.end(), sweep.name) != options.only.end()) {
+    bool named =
+        std::find(options.only.begin(), options.only.end(), sweep.name) != options.only.end();
+    if (named || (options.only.empty() && !sweep.optional)) {
       selected.push_back(sweep);
     }
   }

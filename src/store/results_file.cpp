@@ -11,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+#include "adaptsim/build_info.hpp"
 #include "adaptsim/store.hpp"
 #include "adaptsim/utc_timestamp.hpp"
 #include "columns.hpp"
@@ -18,9 +19,6 @@
 
 #ifndef ADAPTSIM_VERSION
 #define ADAPTSIM_VERSION "unknown"
-#endif
-#ifndef ADAPTSIM_GIT_SHA
-#define ADAPTSIM_GIT_SHA "unknown"
 #endif
 
 namespace adaptsim {
@@ -104,7 +102,7 @@ void WriteMeta(hid_t file, const Provenance& provenance) {
   Handle meta = store::CreateGroup(file, "meta");
   store::WriteAttribute(meta, "schema_version", std::int64_t{kResultsSchemaVersion});
   store::WriteAttribute(meta, "adaptsim_version", std::string(ADAPTSIM_VERSION));
-  store::WriteAttribute(meta, "git_sha", std::string(ADAPTSIM_GIT_SHA));
+  store::WriteAttribute(meta, "git_sha", std::string(GitRevision()));
   store::WriteAttribute(meta, "created_utc", UtcTimestamp());
   store::WriteAttribute(meta, "rank_count", std::int64_t{provenance.rank_count});
   store::WriteAttribute(meta, "command_line", JoinArgs(provenance.argv));

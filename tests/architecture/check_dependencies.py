@@ -54,6 +54,7 @@ STAGE_OF_HEADER = {
     "job": "core", "error": "core", "result": "core", "result_fields": "core",
     "task_status": "core",
     "python_round": "core",
+    "build_info": "core",
     "text_lines": "core", "utc_timestamp": "core",
     # trace: the .trace file format
     "trace": "trace",

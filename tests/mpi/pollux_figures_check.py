@@ -67,4 +67,9 @@ import figure_texts  # noqa: E402
 texts = figure_texts.check_saved_figures()
 pollux_figures.draw_all([results], out + "_redrawn")
 assert "Pollux (adaptsim)" in texts and not any("pollux" in t for t in texts), texts
+# A task in two files counts once (the job-load sweep's load-1 Pollux runs are the interval
+# sweep's 1-min runs): drawing from the file twice gives the same table.
+pollux_figures.draw_all([results, results], out + "_twice")
+twice = list(csv.DictReader(open(os.path.join(out + "_twice", "pollux_mean_jct_vs_load.csv"))))
+assert twice == rows, (twice, rows)
 print(f"pollux figures ok: {len(rows)} table rows and {len(cdf)} CDF jobs equal the file")
