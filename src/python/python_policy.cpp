@@ -211,7 +211,8 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
 }
 
 /// SHA-1 of the source file of the class's module, or of the class's source when the module has
-/// no file (a notebook); cached per name for the process.
+/// no file (a notebook), or "" when neither exists (the interactive prompt); cached per name for
+/// the process.
 std::string Identity(const std::string& name) {
   static std::map<std::string, std::string> cache;
   auto it = cache.find(name);
@@ -228,7 +229,14 @@ std::string Identity(const std::string& name) {
     if (!file.is_none()) {
       bytes = py::module_::import("pathlib").attr("Path")(file).attr("read_bytes")();
     } else {
-      bytes = py::str(py::module_::import("inspect").attr("getsource")(cls)).attr("encode")();
+      try {
+        bytes = py::str(py::module_::import("inspect").attr("getsource")(cls)).attr("encode")();
+      } catch (py::error_already_set&) {
+        // No source at all (a class typed at the interactive prompt): the name alone identifies
+        // the policy.
+        cache[name] = "";
+        return "";
+      }
     }
     hash = "sha1:" + hashlib.attr("sha1")(bytes).attr("hexdigest")().cast<std::string>();
   } catch (py::error_already_set& error) {

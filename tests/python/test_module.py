@@ -154,6 +154,20 @@ class ModuleTest(unittest.TestCase):
         self.assertIn("Traceback", message)
         self.assertIn("explode_in_policy", message)
 
+    def test_class_without_source_file_runs(self):
+        # A class defined in `python -c` (no file, no source): named py:__main__:Equal.
+        code = ("import adaptsim, sys\n"
+                "class Equal:\n"
+                "    def compute_allocation(self, state):\n"
+                "        return {j.id: 1.0 for j in state.jobs}\n"
+                "r = adaptsim.run(trace=sys.argv[1], throughputs=sys.argv[2], policy=Equal, "
+                "gpus=8)\n"
+                "print(r.config['policy'], len(r.jobs), r.status)\n")
+        done = subprocess.run([sys.executable, "-c", code, self.trace, CATALOG],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.split()[:2], ["py:__main__:Equal", "16"])
+
     def test_editing_the_policy_changes_the_task_id(self):
         package = self.path("editable")
         os.makedirs(package, exist_ok=True)
