@@ -71,6 +71,29 @@ struct GavelMechanismOptions {
 std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
                                                    const GavelMechanismOptions& options);
 
+/// A family of policies resolved at run time from names "SCHEME:REST" (e.g. "py:pkg.mod:Class",
+/// adaptsim/python_policy.hpp), next to the table. FindPolicy, MakePolicy and PolicyIdentity hand
+/// every name with a registered scheme's prefix to its functions.
+struct PolicyScheme {
+  /// The policy's table entry (name = the full name); throws InputError(file=context) when the
+  /// name cannot be resolved.
+  std::function<PolicyInfo(const std::string& name, const std::string& context)> describe;
+  /// Builds the policy, as MakePolicy.
+  std::function<PolicyInstance(const std::string& name, const nlohmann::json& options,
+                               const std::string& context, std::uint64_t seed)>
+      make;
+  /// What identifies the policy's code beyond its name (e.g. a hash of its source file), part of
+  /// a task's id (TaskConfig::IdentityJson).
+  std::function<std::string(const std::string& name)> identity;
+};
+
+/// Registers `scheme` (letters only, used as "scheme:"); a later registration of the same scheme
+/// replaces the earlier one. Call before the first policy of the scheme is looked up.
+void RegisterPolicyScheme(const std::string& scheme, PolicyScheme functions);
+
+/// The identity of a scheme policy's code (PolicyScheme::identity); "" for a table policy.
+std::string PolicyIdentity(const std::string& name);
+
 /// Adds a policy after the table, for test programs only: the test build of the command line
 /// registers its test aids this way (tests/test_aids/); the shipped program registers nothing.
 /// Must run before the first RegisteredPolicies() or MakePolicy() call (e.g. from a static

@@ -9,6 +9,9 @@
 #include "adaptsim/build_info.hpp"
 #include "adaptsim/error.hpp"
 #include "command.hpp"
+#ifdef ADAPTSIM_WITH_PYTHON
+#include "adaptsim/python_policy.hpp"
+#endif
 
 namespace {
 
@@ -36,6 +39,9 @@ int Dispatch(const adaptsim::app::CommandList& commands) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef ADAPTSIM_WITH_PYTHON
+  adaptsim::RegisterPythonPolicies();  // `--policy py:MODULE:CLASS` (docs/python.md)
+#endif
   CLI::App app("adaptsim: simulator and experiment harness for GPU-cluster scheduling", "adaptsim");
   app.set_version_flag("--version", VersionText());
   app.require_subcommand(1);

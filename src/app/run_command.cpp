@@ -130,6 +130,10 @@ void PrintPolicies() {
   for (const PolicyInfo& info : RegisteredPolicies()) {
     std::printf("  %-22s %s\n", info.name.c_str(), info.description.c_str());
   }
+#ifdef ADAPTSIM_WITH_PYTHON
+  std::printf("  %-22s %s\n", "py:MODULE:CLASS",
+              "a Python class on PYTHONPATH (options: --policy-option; docs/python.md)");
+#endif
 }
 
 /// A result field as JSON: enumerations by their stored name.
@@ -309,7 +313,8 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
   AddProductionOptions(*cmd, run);
   cmd->add_option("--throughputs", run.throughputs_path,
                   "Throughputs JSON, catalogue TOML, or Pollux profile folder (.csv workloads)");
-  cmd->add_option("--policy", run.policy, "Policy name; 'help' lists them");
+  cmd->add_option("--policy", run.policy,
+                  "Policy name, or py:MODULE:CLASS for a Python class; 'help' lists them");
   cmd->add_option("--gpus", run.num_gpus, "Number of GPUs")->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--seed", run.seed, "Seed of the task's random streams")->capture_default_str();
   cmd->add_option("--round-duration-s", run.round_duration_s, "Round length in seconds")

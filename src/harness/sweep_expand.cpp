@@ -44,7 +44,8 @@ void Apply(const std::string& key, const nlohmann::json& value, TaskConfig& task
   } else if (key == "max_failed_attempts") {
     sim.max_failed_attempts = value.get<int>();
   } else {
-    std::size_t dot = key.find('.');
+    // "<policy>.<option>": the last dot, as a Python policy's name has dots of its own.
+    std::size_t dot = key.rfind('.');
     if (dot == std::string::npos) throw InputError("sweep", 0, key, "unknown sweep key");
     nlohmann::json& table = options[key.substr(0, dot)];
     if (table.is_null()) table = nlohmann::json::object();

@@ -173,6 +173,14 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
   if (!node.is_string()) reader.WrongType(node, field, "a policy name string");
   std::string name = *node.value<std::string>();
   if (IsRegisteredPolicy(name)) return name;
+  if (name.find(':') != std::string::npos) {  // a policy scheme's name, e.g. "py:MODULE:CLASS"
+    try {
+      FindPolicy(name, field);
+      return name;
+    } catch (const InputError& error) {
+      reader.Throw(node, field, error.what());
+    }
+  }
   std::string known;
   for (const PolicyInfo& info : RegisteredPolicies())
     known += (known.empty() ? "" : ", ") + info.name;

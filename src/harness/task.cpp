@@ -12,6 +12,7 @@
 #include <boost/uuid/uuid.hpp>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/registry.hpp"
 #include "adaptsim/task.hpp"
 #include "content_hash.hpp"
 
@@ -157,6 +158,10 @@ nlohmann::json TaskConfig::IdentityJson() const {
   json.erase("max_rounds");
   if (!trace_hash.empty()) json.erase("trace_path");
   if (!throughputs_hash.empty()) json.erase("throughputs_path");
+  // A policy resolved by a scheme (a Python class) is also identified by its code's hash, so
+  // that editing it reruns its tasks on resume.
+  const std::string policy_code = PolicyIdentity(policy);
+  if (!policy_code.empty()) json["policy_code"] = policy_code;
   return json;
 }
 

@@ -2,6 +2,7 @@
 #include "adaptsim/registry.hpp"
 
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 #include "adaptsim/error.hpp"
@@ -158,6 +159,27 @@ const std::vector<Entry>& AllEntries() {
   return kAll;
 }
 
+// Schemes registered by RegisterPolicyScheme, and the entries they described (stable references
+// for FindPolicy).
+struct Schemes {
+  std::map<std::string, PolicyScheme> functions;
+  std::map<std::string, PolicyInfo> described;
+};
+
+Schemes& RegisteredSchemes() {
+  static Schemes schemes;
+  return schemes;
+}
+
+/// The scheme of `name` ("py" for "py:mod:Class") when it is registered, else nullptr.
+const PolicyScheme* SchemeOf(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string::npos) return nullptr;
+  const auto& functions = RegisteredSchemes().functions;
+  auto it = functions.find(name.substr(0, colon));
+  return it == functions.end() ? nullptr : &it->second;
+}
+
 const Entry& FindEntry(const std::string& name, const std::string& context) {
   for (const Entry& entry : AllEntries()) {
     if (entry.info.name == name) return entry;
@@ -197,12 +219,30 @@ const std::vector<PolicyInfo>& RegisteredPolicies() {
   return kInfos;
 }
 
+void RegisterPolicyScheme(const std::string& scheme, PolicyScheme functions) {
+  RegisteredSchemes().functions[scheme] = std::move(functions);
+}
+
+std::string PolicyIdentity(const std::string& name) {
+  const PolicyScheme* scheme = SchemeOf(name);
+  return scheme && scheme->identity ? scheme->identity(name) : std::string();
+}
+
 const PolicyInfo& FindPolicy(const std::string& name, const std::string& context) {
+  if (const PolicyScheme* scheme = SchemeOf(name)) {
+    auto& described = RegisteredSchemes().described;
+    auto it = described.find(name);
+    if (it == described.end()) it = described.emplace(name, scheme->describe(name, context)).first;
+    return it->second;
+  }
   return FindEntry(name, context).info;
 }
 
 PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
                           const std::string& context, std::uint64_t seed) {
+  if (const PolicyScheme* scheme = SchemeOf(name)) {
+    return scheme->make(name, options, context, seed);
+  }
   const Entry& entry = FindEntry(name, context);
   return entry.seeded ? entry.seeded(options, context, seed) : entry.factory(options, context);
 }

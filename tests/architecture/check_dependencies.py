@@ -42,8 +42,11 @@ ALLOWED = {
     "store": {"core"},
     "harness": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies",
                 "engine", "metrics", "store"},
+    # python: Python classes as round-engine policies (the "py" policy scheme); used by app and
+    # the Python module (python/) only, so no core stage depends on an interpreter.
+    "python": {"core", "trace", "workload", "policy_api", "policies"},
     "app": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies", "engine",
-            "metrics", "store", "harness"},
+            "metrics", "store", "harness", "python"},
 }
 
 STAGE_OF_HEADER = {
@@ -74,6 +77,7 @@ STAGE_OF_HEADER = {
     "store": "store", "result_detail": "store",
     "harness": "harness", "task": "harness", "sweep": "harness", "results_analysis": "harness",
     "reproduce": "harness", "production_source": "harness",
+    "python_policy": "python",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

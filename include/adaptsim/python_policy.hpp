@@ -1,0 +1,38 @@
+// Scheduling policies written in Python (docs/python.md): the "py" policy scheme of the registry.
+// "py:MODULE:CLASS" names a Python class; MakePolicy imports MODULE, builds CLASS(**options) and
+// wraps it in the round engine's policy interfaces (adaptsim/policy.hpp):
+//  * a class with compute_allocation(state) -> {job id: time fraction} is an AllocationPolicy
+//    (run by the Gavel mechanism, as the C++ baselines);
+//  * a class with plan_round(state) -> [job id, ...] is a RoundScheduler (the engine places the
+//    jobs).
+// The embedding program (the command line) needs an interpreter; the scheme starts one on first
+// use when none runs (inside the `adaptsim` Python module one already does).
+#pragma once
+
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+#include "adaptsim/error.hpp"
+
+namespace adaptsim {
+
+/// A Python exception raised by a policy (while importing, constructing or deciding). what()
+/// reads "POLICY:0: field 'METHOD': Python exception:\n<traceback>"; the harness records it as the
+/// failed task's message.
+class PythonPolicyError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+/// Registers the "py" scheme (RegisterPolicyScheme). Idempotent.
+void RegisterPythonPolicies();
+
+/// "py:MODULE:QUALNAME" of a Python class (its __module__ and __qualname__).
+std::string PythonPolicyName(const pybind11::handle& cls);
+
+/// Adds the read-only view types a Python policy receives (ClusterState, ActiveJobView, JobSpec)
+/// to `module`, once per interpreter (a second call is a no-op).
+void BindPolicyView(pybind11::module_& module);
+
+}  // namespace adaptsim

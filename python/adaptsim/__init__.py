@@ -1,0 +1,182 @@
+"""adaptsim: simulate GPU-cluster scheduling policies from Python (docs/python.md).
+
+    import adaptsim
+    result = adaptsim.run(trace="jobs.trace", throughputs="tacc_throughputs.json",
+                          policy="max_min_fairness", gpus=32)
+    result.summary["mean_jct_s"], result.jobs, result.rounds
+
+A policy may be a registered name (adaptsim.policies()), "py:MODULE:CLASS", or a Python class
+with compute_allocation(state) -> {job id: time fraction in [0, 1]} (run by the Gavel mechanism,
+as the C++ baselines) or plan_round(state) -> [job ids] (the jobs to run this round).
+"""
+
+import json
+import os
+
+from .errors import InputError, PolicyError, StoreError
+from . import _core
+
+__all__ = ["run", "read", "policies", "generate_trace", "Result", "InputError", "PolicyError",
+           "StoreError", "policy_name"]
+
+ClusterState = _core.ClusterState
+ActiveJobView = _core.ActiveJobView
+JobSpec = _core.JobSpec
+
+
+def _frame(columns):
+    import pandas
+    return pandas.DataFrame(columns)
+
+
+class Result:
+    """One task's result.
+
+    Attributes:
+        task_id: content hash of the configuration (32 hex digits), as in results files.
+        config: the task's whole configuration (dict).
+        status: "ok" | "failed" | "timeout".
+        message: the failure message (a Python policy's traceback), "" when ok.
+        wall_time_s: wall-clock time of the simulation, s.
+        summary: summary metrics (dict; names and units as /summary in docs/results-format.md:
+            makespan_s, mean_jct_s, ... in simulated seconds, fractions in [0, 1]).
+        policy_statistics: solver/policy counters (dict name -> float).
+        jobs: pandas.DataFrame, one row per job (id, workload, arrival_time_s, jct_s, ...,
+            engine, then the engine's fields), columns of the result field lists.
+        rounds: pandas.DataFrame, one row per round (round_index, start_s, end_s, busy_gpus,
+            active_jobs, running_job_ids: list of job ids in placement order).
+        units: column -> units ("s", "count", "steps/s", ...).
+    """
+
+    def __init__(self, raw):
+        self.task_id = raw["task_id"]
+        self.config = json.loads(raw["config"]) if raw["config"] else {}
+        self.status = raw["status"]
+        self.message = raw["message"]
+        self.wall_time_s = raw["wall_time_s"]
+        self.summary = dict(raw["summary"])
+        self.policy_statistics = dict(raw["policy_statistics"])
+        self.jobs = _frame(raw["jobs"])
+        self.rounds = _frame(raw["rounds"])
+        self.units = dict(_core.units())
+
+    def __repr__(self):
+        return (f"<adaptsim.Result {self.task_id[:8]} status={self.status} "
+                f"jobs={len(self.jobs)} rounds={len(self.rounds)}>")
+
+
+def policy_name(policy):
+    """The registry name of `policy`: a string as it is, a class as "py:MODULE:QUALNAME"."""
+    if isinstance(policy, str):
+        return policy
+    if isinstance(policy, type):
+        return _core.policy_name(policy)
+    raise TypeError("policy must be a registered name, 'py:MODULE:CLASS' or a class, "
+                    f"not {type(policy).__name__}")
+
+
+def run(trace, throughputs, policy, gpus, seed=0, round_duration_s=120.0, deadline_factor=None,
+        out=None, **options):
+    """Runs one simulation and returns its Result.
+
+    Args:
+        trace: path of a `.trace` file (or a Pollux workload CSV for the interval policies).
+        throughputs: path of a throughputs JSON (steps/s per model, batch size, GPUs), a
+            catalogue TOML or a Pollux profile folder.
+        policy: a registered name (see policies()), "py:MODULE:CLASS", or a Python policy class.
+        gpus: GPUs in the cluster (int > 0).
+        seed: keys the run's random streams (int >= 0).
+        round_duration_s: round length T_r, simulated seconds.
+        deadline_factor: forced-completion deadline as a multiple of the job's exclusive run
+            time (None = the engine's default).
+        out: when given, the result is also written there as an HDF5 results file.
+        **options: the policy's options (e.g. face_position=0.5, or a Python policy's
+            keyword arguments), as JSON values.
+    Raises:
+        InputError: bad input (file, line and field in its attributes).
+        PolicyError: a Python policy raised; the message holds the traceback.
+    """
+    config = {
+        "trace_path": os.path.abspath(trace),
+        "throughputs_path": os.path.abspath(throughputs),
+        "policy": policy_name(policy),
+        "seed": int(seed),
+        "num_gpus": int(gpus),
+        "round_duration_s": float(round_duration_s),
+        "policy_options": options,
+    }
+    if deadline_factor is not None:
+        config["deadline_factor"] = float(deadline_factor)
+    return Result(_core.run(_merge_defaults(config), out or ""))
+
+
+def _merge_defaults(config):
+    """Completes `config` with the defaults of TaskConfig (those TaskConfig::ToJson writes)."""
+    defaults = json.loads(_core.default_config())
+    merged = dict(defaults)
+    merged.update(config)
+    return json.dumps(merged)
+
+
+def read(path, task=None):
+    """Reads an HDF5 results file (written by `adaptsim run --out`, `adaptsim sweep` or run(out=)).
+
+    Returns (summary, result): summary is a pandas.DataFrame of /summary (one row per task, the
+    configuration keys and summary metrics); result is the Result of `task` (a task id, or an
+    index into the summary rows), or of the first task when task is None, or None when the file
+    holds no task.
+    Raises StoreError for an unreadable file or an unknown task id.
+    """
+    import pandas
+    rows = _core.summary(path)
+    summary = pandas.DataFrame(rows)
+    if not rows:
+        return summary, None
+    if task is None:
+        task = 0
+    if isinstance(task, int):
+        task = rows[task]["task_id"]
+    return summary, Result(_core.task(path, task))
+
+
+def policies():
+    """The registered policies: a list of dicts {name, engine ("round" | "interval"),
+    description}. Python policies are not listed; they are named "py:MODULE:CLASS"."""
+    return list(_core.policies())
+
+
+def generate_trace(out, throughputs, num_jobs=120, lam_s=40.0, seed=0, min_duration_h=0.2,
+                   max_duration_h=5.0, num_durations=100, duration_mix=None, mode_mix=None,
+                   scale_factor_mix=None, accordion_min_duration_s=1000.0):
+    """Writes a synthetic Shockwave-style trace to `out` (as `adaptsim generate-trace`) and
+    returns `out`.
+
+    Args:
+        out: path of the `.trace` file to write (overwritten).
+        throughputs: throughputs JSON or catalogue TOML giving the total steps.
+        num_jobs: jobs to draw (>= 1).
+        lam_s: mean inter-arrival time, seconds.
+        seed: keys every random stream.
+        min_duration_h, max_duration_h, num_durations: the duration grid, hours.
+        duration_mix: P(small), P(medium), P(large), P(xl) (default Shockwave's .72/.20/.05/.03).
+        mode_mix: P(static), P(accordion), P(gns) (default 0/.5/.5).
+        scale_factor_mix: P(1), P(2), P(4), P(8) GPUs (default .6/.3/.09/.01).
+        accordion_min_duration_s: shorter accordion jobs become static, seconds.
+    Raises InputError for out-of-range options (field named).
+    """
+    options = _core.TraceGeneratorOptions()
+    options.num_jobs = num_jobs
+    options.lam_s = lam_s
+    options.seed = seed
+    options.min_duration_h = min_duration_h
+    options.max_duration_h = max_duration_h
+    options.num_durations = num_durations
+    if duration_mix is not None:
+        options.duration_mix = list(duration_mix)
+    if mode_mix is not None:
+        options.mode_mix = list(mode_mix)
+    if scale_factor_mix is not None:
+        options.scale_factor_mix = list(scale_factor_mix)
+    options.accordion_min_duration_s = accordion_min_duration_s
+    _core.generate_trace(options, os.path.abspath(throughputs), os.path.abspath(out))
+    return out

@@ -1,0 +1,193 @@
+"""The `adaptsim` Python module and Python policies (docs/python.md), tested for real: the
+extension module, the command line embedding an interpreter, HDF5 files read by h5py.
+
+Run by CTest (label python) with PYTHONPATH=<build>/python:<checkout>/examples:<this folder> and
+ADAPTSIM_BINARY=<the adaptsim command line>. Needs no reference data: it generates its trace from
+the checkout's catalogue (data/catalog/v100.toml).
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+import numpy
+
+import adaptsim
+
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CATALOG = os.path.join(SOURCE_DIR, "data", "catalog", "v100.toml")
+BINARY = os.environ.get("ADAPTSIM_BINARY", "adaptsim")
+LAS = "py:adaptsim_examples.least_attained_service:LeastAttainedService"
+RAISING = "py:raising_policy:RaisesOnSecondCall"
+
+
+class ModuleTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.trace = os.path.join(cls.folder.name, "small.trace")
+        adaptsim.generate_trace(cls.trace, CATALOG, num_jobs=16, lam_s=60.0, seed=3,
+                                max_duration_h=1.0)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.folder.name, name)
+
+    def test_generate_trace_writes_the_jobs(self):
+        with open(self.trace) as f:
+            lines = [line for line in f if line.strip()]
+        self.assertEqual(len(lines), 16)
+
+    def test_policies_lists_the_table(self):
+        table = {p["name"]: p for p in adaptsim.policies()}
+        self.assertEqual(table["max_min_fairness"]["engine"], "round")
+        self.assertEqual(table["pollux"]["engine"], "interval")
+        self.assertTrue(table["gandiva_fair"]["description"])
+
+    def test_run_returns_summary_and_frames(self):
+        result = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="shockwave",
+                              gpus=8)
+        self.assertEqual(result.status, "ok")
+        self.assertEqual(len(result.jobs), 16)
+        self.assertIn("jct_s", result.jobs.columns)
+        self.assertIn("rounds_run", result.jobs.columns)  # the round engine's extras
+        self.assertGreater(result.summary["makespan_s"], 0.0)
+        self.assertAlmostEqual(result.summary["mean_jct_s"], result.jobs["jct_s"].mean(),
+                               places=6)
+        self.assertEqual(result.units["jct_s"], "s")
+        busy = [len(ids) for ids in result.rounds["running_job_ids"]]
+        self.assertEqual(len(busy), len(result.rounds))
+
+    def test_python_class_and_dotted_name_give_one_task(self):
+        from adaptsim_examples.least_attained_service import LeastAttainedService
+        by_class = adaptsim.run(trace=self.trace, throughputs=CATALOG,
+                                policy=LeastAttainedService, gpus=8)
+        by_name = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=LAS, gpus=8)
+        self.assertEqual(by_class.status, "ok")
+        self.assertEqual(by_class.task_id, by_name.task_id)
+        self.assertEqual(list(by_class.jobs["jct_s"]), list(by_name.jobs["jct_s"]))
+        for ids in by_class.rounds["running_job_ids"]:
+            self.assertEqual(len(ids), len(set(ids)))
+
+    def test_policy_options_are_keyword_arguments(self):
+        plain = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=LAS, gpus=8)
+        seconds = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=LAS, gpus=8,
+                               weight_by_gpus=False)
+        self.assertNotEqual(plain.task_id, seconds.task_id)
+        with self.assertRaises(adaptsim.PolicyError) as caught:
+            adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=LAS, gpus=8, bogus=1)
+        self.assertEqual(caught.exception.field, "options")
+        self.assertIn("bogus", str(caught.exception))
+
+    def test_raising_policy_raises_with_traceback(self):
+        with self.assertRaises(adaptsim.PolicyError) as caught:
+            adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=RAISING, gpus=8)
+        message = str(caught.exception)
+        self.assertEqual(caught.exception.field, "compute_allocation")
+        self.assertIn("Traceback", message)
+        self.assertIn("explode_in_policy", message)
+        self.assertIn("policy gave up after 2 calls", message)
+
+    def test_input_error_names_file_and_field(self):
+        bad = self.path("bad.trace")
+        with open(self.trace) as f, open(bad, "w") as out:
+            lines = f.readlines()
+            out.writelines(lines[:2] + ["not\ta\tjob\n"] + lines[3:])
+        with self.assertRaises(adaptsim.InputError) as caught:
+            adaptsim.run(trace=bad, throughputs=CATALOG, policy="gandiva_fair", gpus=8)
+        self.assertEqual(caught.exception.file, bad)
+        self.assertEqual(caught.exception.line, 3)
+        with self.assertRaises(adaptsim.InputError) as caught:
+            adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="no_such_policy",
+                         gpus=8)
+        self.assertEqual(caught.exception.field, "policy")
+
+    def test_read_equals_the_written_result_and_h5py(self):
+        out = self.path("run.h5")
+        written = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=LAS, gpus=8,
+                               out=out)
+        summary, result = adaptsim.read(out)
+        self.assertEqual(list(summary["task_id"]), [written.task_id])
+        self.assertEqual(summary["policy"][0], LAS)
+        self.assertEqual(result.task_id, written.task_id)
+        self.assertEqual(result.summary, written.summary)
+        self.assertTrue(result.jobs.equals(written.jobs))
+        self.assertEqual(list(result.rounds["running_job_ids"]),
+                         list(written.rounds["running_job_ids"]))
+        with h5py.File(out, "r") as f:
+            jobs = f[f"/tasks/{written.task_id}/jobs"]
+            numpy.testing.assert_array_equal(jobs["jct_s"][:], result.jobs["jct_s"].to_numpy())
+            numpy.testing.assert_array_equal(f["/summary"]["mean_jct_s"][:],
+                                             summary["mean_jct_s"].to_numpy())
+
+    def test_command_line_runs_a_python_policy(self):
+        out = self.path("cli.h5")
+        done = subprocess.run([BINARY, "run", "--trace", self.trace, "--throughputs", CATALOG,
+                               "--gpus", "8", "--policy", LAS, "--out", out],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        module = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=LAS, gpus=8)
+        summary, result = adaptsim.read(out)
+        self.assertEqual(summary["task_id"][0], module.task_id)
+        self.assertEqual(list(result.jobs["jct_s"]), list(module.jobs["jct_s"]))
+
+    def test_sweep_records_a_raising_policy_as_failed_and_goes_on(self):
+        spec = self.path("sweep.toml")
+        with open(spec, "w") as f:
+            f.write(f'name = "python"\ntraces = ["{self.trace}"]\nthroughputs = "{CATALOG}"\n'
+                    f'policies = ["{RAISING}", "{LAS}", "shockwave"]\n'
+                    f'num_gpus = [8]\nseeds = [0]\n')
+        out = self.path("sweep.h5")
+        done = subprocess.run([BINARY, "sweep", spec, "--out", out, "--quiet"],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        summary, _ = adaptsim.read(out)
+        status = dict(zip(summary["policy"], summary["status"]))
+        self.assertEqual(status, {RAISING: "failed", LAS: "ok", "shockwave": "ok"})
+        message = summary.loc[summary["policy"] == RAISING, "message"].iloc[0]
+        self.assertIn("Traceback", message)
+        self.assertIn("explode_in_policy", message)
+
+    def test_class_without_source_file_runs(self):
+        # A class defined in `python -c` (no file, no source): named py:__main__:Equal.
+        code = ("import adaptsim, sys\n"
+                "class Equal:\n"
+                "    def compute_allocation(self, state):\n"
+                "        return {j.id: 1.0 for j in state.jobs}\n"
+                "r = adaptsim.run(trace=sys.argv[1], throughputs=sys.argv[2], policy=Equal, "
+                "gpus=8)\n"
+                "print(r.config['policy'], len(r.jobs), r.status)\n")
+        done = subprocess.run([sys.executable, "-c", code, self.trace, CATALOG],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.split()[:2], ["py:__main__:Equal", "16"])
+
+    def test_editing_the_policy_changes_the_task_id(self):
+        package = self.path("editable")
+        os.makedirs(package, exist_ok=True)
+        source = os.path.join(package, "editable_policy.py")
+        code = ("class Equal:\n    def compute_allocation(self, state):\n"
+                "        return {j.id: %s for j in state.jobs}\n")
+        with open(source, "w") as f:
+            f.write(code % "1.0")
+        run = [sys.executable, "-c",
+               "import adaptsim, sys; print(adaptsim.run(trace=sys.argv[1], throughputs="
+               "sys.argv[2], policy='py:editable_policy:Equal', gpus=8).task_id)",
+               self.trace, CATALOG]
+        env = dict(os.environ, PYTHONPATH=package + os.pathsep + os.environ["PYTHONPATH"])
+        first = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+        with open(source, "w") as f:
+            f.write(code % "0.5")
+        second = subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout
+        self.assertNotEqual(first.strip(), second.strip())
+        self.assertEqual(len(first.strip()), 32)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
