@@ -58,4 +58,10 @@ int RunSweepCommand(const SweepCommandOptions& options);
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
                           int rank);
 
+/// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as
+/// its manifest records it (a task rerun into a newer shard is then taken from that one when
+/// the list is merged, MergeOptions::sources). Throws StoreError for an unreadable shard that
+/// has no manifest line.
+std::vector<std::string> ShardFiles(const std::string& folder);
+
 }  // namespace adaptsim

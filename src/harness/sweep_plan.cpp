@@ -138,19 +138,18 @@ std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
 }
 
 bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet) {
-  std::vector<std::string> paths = shards.ShardPaths();
-  std::set<std::string> ids;
-  for (const std::string& path : paths) ids.insert(fs::path(path).stem().string());
+  std::set<std::string> ids;  // every task in a shard
   std::vector<std::string> missing;
   std::string failure;
   try {
+    for (const auto& [id, status] : shards.Finished()) ids.insert(id);
     missing = MissingTasks(plan.out_path, ids);
   } catch (const StoreError& error) {
     failure = error.what();
   }
   if (failure.empty() && !missing.empty()) {
     failure = std::to_string(missing.size()) + " of " + std::to_string(ids.size()) +
-              " shard(s) are not in it (first " + missing.front() +
+              " task(s) of the shards are not in it (first " + missing.front() +
               "; a shard of a task not in this spec is never merged)";
   }
   if (!failure.empty()) {
@@ -161,7 +160,7 @@ bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool
   if (keep) return true;
   shards.RemoveAll();
   if (!quiet) {
-    std::fprintf(stderr, "adaptsim: %s verified (%zu shard(s) in it); removed %s\n",
+    std::fprintf(stderr, "adaptsim: %s verified (%zu task(s) of the shards in it); removed %s\n",
                  plan.out_path.c_str(), ids.size(), shards.dir().c_str());
   }
   return true;
