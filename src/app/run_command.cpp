@@ -120,6 +120,7 @@ TaskConfig MakeTask(const RunCommandOptions& options) {
   task.simulation.num_gpus = options.num_gpus;
   task.simulation.round_duration_s = options.round_duration_s;
   task.simulation.deadline_factor = options.deadline_factor;
+  task.simulation.idle_round_start = ParseIdleRoundStart(options.idle_round_start);
   task.policy_options = ParsePolicyOptions(options.policy_options);
   FillContentHashes(task);  // the id names the data by content, as in a sweep
   return task;
@@ -320,6 +321,11 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
   cmd->add_option("--round-duration-s", run.round_duration_s, "Round length in seconds")
       ->capture_default_str();
   cmd->add_option("--deadline-factor", run.deadline_factor, "Deadline factor (>= 1)")
+      ->capture_default_str();
+  cmd->add_option("--idle-round-start", run.idle_round_start,
+                  "Round start after an idle gap: 'reference' (kept stale, as the reference "
+                  "simulator) or 'arrival' (docs/production.md)")
+      ->check(CLI::IsMember({"reference", "arrival"}))
       ->capture_default_str();
   cmd->add_option("--policy-option", run.policy_options, "Policy parameter key=value (repeatable)")
       ->allow_extra_args(false);

@@ -130,7 +130,9 @@ bool Engine::AdvanceTime() {
     return true;
   }
   if (next_arrival_ < trace_.jobs.size()) {
-    now_s_ = trace_.jobs[next_arrival_].arrival_time_s;  // quirk Q4: round start not advanced
+    now_s_ = trace_.jobs[next_arrival_].arrival_time_s;
+    // Quirk Q4: the reference leaves the round start where the last round ended.
+    if (options_.idle_round_start == IdleRoundStart::kArrival) round_end_s_ = now_s_;
     return true;
   }
   return false;

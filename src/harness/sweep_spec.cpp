@@ -34,6 +34,7 @@ const std::vector<std::string>& AxisKeys() {
                                                 "restart_slack_s",
                                                 "allocation_reset_interval_s",
                                                 "max_failed_attempts",
+                                                "idle_round_start",
                                                 "seeds"};
   return keys;
 }
@@ -290,6 +291,16 @@ nlohmann::json ReadValue(const Reader& reader, const std::string& key, const tom
     return ReadProductionValue(reader, key.substr(kProductionPrefix.size()), node, field);
   }
   if (key.find('.') != std::string::npos) return ToJson(node);  // policy option
+  if (key == "idle_round_start") {
+    const auto* text = node.as_string();
+    if (text == nullptr) reader.WrongType(node, field, "\"reference\" or \"arrival\"");
+    try {
+      ParseIdleRoundStart(text->get());
+    } catch (const InputError& error) {
+      reader.Throw(node, field, BareMessage(error));
+    }
+    return text->get();
+  }
   if (key == "round_duration_s" || key == "deadline_factor") {
     return ReadPositiveNumber(reader, node, field);
   }
