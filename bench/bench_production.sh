@@ -39,15 +39,17 @@ for case in $cases; do
                     finish_time_fairness min_total_duration; do
         measure "$policy Philly all 1024 GPUs" --production-log "$philly" --log-format philly \
           --pollux-filter --skip-unsimulable --throughputs "$catalogue" --gpus 1024 \
-          --policy "$policy"
+          --idle-round-start arrival --policy "$policy"
       done ;;
     shockwave)
       measure "shockwave Philly week 512 GPUs" --production-log "$philly" --log-format philly \
         --window-start "2017-11-20 00:00:00" --window-length-s 604800 --pollux-filter \
-        --skip-unsimulable --throughputs "$catalogue" --gpus 512 --policy shockwave
+        --skip-unsimulable --throughputs "$catalogue" --gpus 512 --idle-round-start arrival \
+        --policy shockwave
       measure "shockwave ITP cluster04 1024 GPUs" \
         --production-log "$data/production/ms-itp/cluster04.csv" --log-format itp \
-        --skip-unsimulable --throughputs "$catalogue" --gpus 1024 --policy shockwave ;;
+        --skip-unsimulable --throughputs "$catalogue" --gpus 1024 --idle-round-start arrival \
+        --policy shockwave ;;
     pollux)
       measure "pollux Philly day vc 11cb48 64 GPUs" --production-log "$philly" \
         --log-format philly --window-start "2017-11-20 00:00:00" --window-length-s 86400 \
