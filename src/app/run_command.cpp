@@ -264,6 +264,19 @@ void AddProductionOptions(CLI::App& cmd, RunCommandOptions& run) {
       cmd.add_flag("--skip-unsimulable", p.select.skip_unsimulable,
                    "Skip and count jobs that cannot be simulated (more GPUs than --gpus, zero "
                    "duration, no model for the GPU count, under one step) instead of failing"),
+      cmd.add_option("--sample-jobs", p.select.sample_jobs,
+                     "Philly: draw this many jobs as the Pollux artifact samples a workload, from "
+                     "every day, arriving at their time of day (0 = off; docs/production.md)")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str(),
+      cmd.add_option("--sample-start-hour", p.select.sample_start_hour,
+                     "With --sample-jobs: first hour of the day sampled")
+          ->check(CLI::Range(0, 23))
+          ->capture_default_str(),
+      cmd.add_option("--sample-hours", p.select.sample_hours,
+                     "With --sample-jobs: hours of the day sampled from the start hour")
+          ->check(CLI::Range(1, 24))
+          ->capture_default_str(),
       cmd.add_option("--model-seed", p.rule.seed,
                      "Seed of the model-assignment rule (independent of --seed)")
           ->capture_default_str(),

@@ -194,9 +194,10 @@ const std::string kProductionPrefix = "production.";
 /// The keys of `[production]`, as in ProductionSource::ToJson (`model_seed` is the model seed).
 const std::set<std::string>& ProductionKeys() {
   static const std::set<std::string> keys = {
-      "format",           "window_start",   "window_start_s", "window_length_s",
-      "virtual_clusters", "min_duration_s", "pollux_filter",  "skip_unsimulable",
-      "model_seed",       "mapping",        "mode_mix",       "accordion_min_duration_s"};
+      "format",           "window_start",      "window_start_s", "window_length_s",
+      "virtual_clusters", "min_duration_s",    "pollux_filter",  "skip_unsimulable",
+      "model_seed",       "mapping",           "mode_mix",       "accordion_min_duration_s",
+      "sample_jobs",      "sample_start_hour", "sample_hours"};
   return keys;
 }
 
@@ -234,6 +235,10 @@ nlohmann::json ReadProductionValue(const Reader& reader, const std::string& key,
     return *node.value<bool>();
   }
   if (key == "model_seed") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
+  if (key == "sample_jobs") return ReadInteger(reader, node, field, 0);  // 0 = no sample
+  if (key == "sample_start_hour" || key == "sample_hours") {
+    return ReadInteger(reader, node, field, 0);  // ranges: ProductionSource::FromJson
+  }
   if (key == "virtual_clusters") {
     if (node.is_string()) return nlohmann::json::array({*node.value<std::string>()});
     const toml::array* ids = node.as_array();
