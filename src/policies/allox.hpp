@@ -33,8 +33,8 @@ namespace adaptsim {
 struct AlloXOptions {
   double alpha = 0.2;  ///< share of unallocated jobs considered; finite, >= 0
   /// Largest assignment matrix (m'·n·m' cells) solved by the SciPy-exact LSAP; larger ones use
-  /// the structured optimum. 2^25 cells = 256 MiB keeps every run up to 256 GPUs exact.
-  double exact_assignment_max_cells = 33554432.0;
+  /// the structured optimum. 2^22 cells (32 MiB) keeps the 120-, 460- and 900-job runs exact.
+  double exact_assignment_max_cells = 4194304.0;
   void Validate()
       const;  ///< throws InputError(field=allox.alpha / allox.exact_assignment_max_cells)
 };
