@@ -44,7 +44,9 @@ class Result:
         jobs: pandas.DataFrame, one row per job (id, workload, arrival_time_s, jct_s, ...,
             engine, then the engine's fields), columns of the result field lists.
         rounds: pandas.DataFrame, one row per round (round_index, start_s, end_s, busy_gpus,
-            active_jobs, running_job_ids: list of job ids in placement order).
+            active_jobs, running_job_ids: list of job ids in placement order, worker_ids: per
+            running job the list of its GPUs, worker id = node · GPUs per node + slot on the
+            interval engine).
         units: column -> units ("s", "count", "steps/s", ...).
     """
 

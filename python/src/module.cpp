@@ -68,7 +68,8 @@ py::dict JobColumns(const std::vector<JobResult>& jobs) {
   return columns;
 }
 
-/// {column: [values]} over the rounds: the round fields, then running_job_ids (a list per row).
+/// {column: [values]} over the rounds: the round fields, then running_job_ids (a list per row) and
+/// worker_ids (per running job, the list of its GPUs' worker ids).
 py::dict RoundColumns(const std::vector<RoundResult>& rounds) {
   py::dict columns;
   for (const RoundResult& round : rounds) {
@@ -76,6 +77,7 @@ py::dict RoundColumns(const std::vector<RoundResult>& rounds) {
       Append(columns, name, FieldObject(field));
     });
     Append(columns, "running_job_ids", py::cast(round.running_job_ids));
+    Append(columns, "worker_ids", py::cast(round.worker_ids));
   }
   return columns;
 }
