@@ -142,9 +142,22 @@ def read(path, task=None):
 
 
 def policies():
-    """The registered policies: a list of dicts {name, engine ("round" | "interval"),
-    description}. Python policies are not listed; they are named "py:MODULE:CLASS"."""
-    return list(_core.policies())
+    """The registered policies, in table order: a list of dicts
+
+        {"name": str, "engine": "round" | "interval", "description": str,
+         "options": [{"name": str, "default": JSON value, "doc": str}, ...]}
+
+    `options` lists every key the policy accepts (run(**options), `--policy-option`, a sweep's
+    [policy_options]) with the value used when it is absent and its meaning and units; the
+    interval policies also list the interval engine's keys (interval_s, restart_delay_s,
+    interference, gpus_per_node). The same table prints `adaptsim run --policy help`. Python
+    policies are not listed; they are named "py:MODULE:CLASS"."""
+    table = []
+    for entry in _core.policies():
+        entry = dict(entry)
+        entry["options"] = [dict(o, default=json.loads(o["default"])) for o in entry["options"]]
+        table.append(entry)
+    return table
 
 
 def generate_trace(out, throughputs, num_jobs=120, lam_s=40.0, seed=0, min_duration_h=0.2,

@@ -167,6 +167,15 @@ py::list Policies() {
     entry["name"] = info.name;
     entry["engine"] = std::string(ToString(info.engine));
     entry["description"] = info.description;
+    py::list options;
+    for (const PolicyOption& option : info.options) {
+      py::dict o;
+      o["name"] = option.name;
+      o["default"] = option.default_value.dump();  // JSON text; the package decodes it
+      o["doc"] = option.doc;
+      options.append(o);
+    }
+    entry["options"] = options;
     out.append(entry);
   }
   return out;

@@ -76,6 +76,7 @@ class Engine {
   double now_s_ = 0.0;
   double round_start_s_ = 0.0;
   std::optional<double> round_end_s_;
+  double idle_s_ = 0.0;  // consecutive idle time with jobs waiting (AdvanceTime)
   int round_ = 0;
   std::vector<Dispatch> running_;
   std::vector<std::vector<ScheduledJob>> per_round_schedule_;
@@ -124,6 +125,7 @@ bool Engine::AdvanceTime() {
   double max_finish_s = 0.0;
   for (const Dispatch& d : running_) max_finish_s = std::max(max_finish_s, d.finish_s);
   if (!running_.empty() && max_finish_s > 0.0) {
+    idle_s_ = 0.0;
     if (round_end_s_) round_start_s_ = *round_end_s_;
     round_end_s_ = max_finish_s;
     now_s_ = max_finish_s;
@@ -131,6 +133,20 @@ bool Engine::AdvanceTime() {
   }
   if (next_arrival_ < trace_.jobs.size()) {
     now_s_ = trace_.jobs[next_arrival_].arrival_time_s;  // quirk Q4: round start not advanced
+    idle_s_ = 0.0;
+    return true;
+  }
+  // Nothing ran and nothing arrives, yet jobs wait: with the Gavel mechanism, jobs that arrived
+  // after the last solve have no allocation until the next one (quirk Q1), which the reset gate
+  // allows only allocation_reset_interval_s after the last reset (docs/mechanism.md §7.4). The
+  // reference has no next arrival to jump to here; adaptsim lets idle rounds of T_r pass, for at
+  // most one reset interval plus a round, so that the gate opens (docs/mechanism.md §5.2).
+  if (!active_.empty() &&
+      idle_s_ < options_.allocation_reset_interval_s + options_.round_duration_s) {
+    if (round_end_s_) round_start_s_ = *round_end_s_;
+    now_s_ += options_.round_duration_s;
+    idle_s_ += options_.round_duration_s;
+    round_end_s_ = now_s_;
     return true;
   }
   return false;
