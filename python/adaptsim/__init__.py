@@ -7,7 +7,8 @@
 
 A policy may be a registered name (adaptsim.policies()), "py:MODULE:CLASS", or a Python class
 with compute_allocation(state) -> {job id: time fraction in [0, 1]} (run by the Gavel mechanism,
-as the C++ baselines) or plan_round(state) -> [job ids] (the jobs to run this round).
+as the C++ baselines), plan_round(state) -> [job ids] (the jobs to run this round), or
+optimize(cluster) -> {job id: [node id per replica]} (the interval engine of the Pollux family).
 """
 
 import json
@@ -22,6 +23,11 @@ __all__ = ["run", "read", "policies", "generate_trace", "Result", "InputError", 
 ClusterState = _core.ClusterState
 ActiveJobView = _core.ActiveJobView
 JobSpec = _core.JobSpec
+IntervalClusterView = _core.IntervalClusterView
+IntervalJobView = _core.IntervalJobView
+PolluxJobSpec = _core.PolluxJobSpec
+PolluxApplication = _core.PolluxApplication
+StepObservation = _core.StepObservation
 
 
 def _frame(columns):

@@ -17,3 +17,10 @@ class RaisesOnSecondCall:
 
 def explode_in_policy(calls):
     raise RuntimeError(f"policy gave up after {calls} calls")
+
+
+class OversubscribesANode:
+    """An interval policy that puts every job's replicas on node 0 (too many for one node)."""
+
+    def optimize(self, cluster):
+        return {job.id: [0] * job.spec.num_replicas for job in cluster.jobs}

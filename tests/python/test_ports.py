@@ -79,6 +79,25 @@ class PortsTest(unittest.TestCase):
         self.assertEqual(port.summary, cpp.summary)
         self.assertNotEqual(port.task_id, cpp.task_id)
 
+    def test_new_interval_policy_with_engine_options(self):
+        # interval_s is the engine's: not passed to PackedLas(max_jobs=None), which would raise.
+        result = adaptsim.run(trace=WORKLOAD_6, throughputs=POLLUX_PROFILES, gpus=64,
+                              policy="py:adaptsim_examples.packed_las:PackedLas",
+                              interval_s=120, max_jobs=12)
+        self.assertEqual(result.status, "ok", result.message)
+        self.assertTrue((result.jobs["outcome"] == "completed").all())
+        self.assertEqual(result.config["policy_options"], {"interval_s": 120, "max_jobs": 12})
+        starts = list(result.rounds["start_s"])
+        self.assertEqual(starts[1] - starts[0], 120.0)
+        self.assertLessEqual(max(len(ids) for ids in result.rounds["running_job_ids"]), 12)
+
+    def test_a_bad_interval_allocation_fails_naming_the_method(self):
+        with self.assertRaises(adaptsim.PolicyError) as caught:
+            adaptsim.run(trace=WORKLOAD_6, throughputs=POLLUX_PROFILES, gpus=64,
+                         policy="py:raising_policy:OversubscribesANode")
+        self.assertEqual(caught.exception.field, "optimize")
+        self.assertIn("node 0 holds more than 4 replicas", str(caught.exception))
+
     def test_sweep_under_mpirun_is_rank_count_independent(self):
         mpiexec = os.environ.get("ADAPTSIM_MPIEXEC")
         binary = os.environ.get("ADAPTSIM_BINARY")
