@@ -23,7 +23,8 @@ namespace adaptsim {
 namespace {
 
 py::object MethodOrNone(const py::object& object, const char* name) {
-  return py::hasattr(object, name) ? object.attr(name) : py::none();
+  if (!py::hasattr(object, name)) return py::none();
+  return object.attr(name);
 }
 
 class PythonIntervalPolicy final : public IntervalPolicy {

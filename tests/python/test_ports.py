@@ -79,6 +79,16 @@ class PortsTest(unittest.TestCase):
         self.assertEqual(port.summary, cpp.summary)
         self.assertNotEqual(port.task_id, cpp.task_id)
 
+    def test_python_batch_rule_and_observations(self):
+        cpp = adaptsim.run(trace=WORKLOAD_6, throughputs=POLLUX_PROFILES, gpus=64,
+                           policy="tiresias")
+        hooks = adaptsim.run(trace=WORKLOAD_6, throughputs=POLLUX_PROFILES, gpus=64,
+                             policy="py:raising_policy:TiresiasWithPythonHooks")
+        self.assertEqual(hooks.status, "ok", hooks.message)
+        self.assertEqual(list(hooks.jobs["jct_s"]), list(cpp.jobs["jct_s"]))
+        self.assertGreater(hooks.policy_statistics["observations"], 1000)
+        self.assertGreater(hooks.policy_statistics["batch_calls"], 1000)
+
     def test_new_interval_policy_with_engine_options(self):
         # interval_s is the engine's: not passed to PackedLas(max_jobs=None), which would raise.
         result = adaptsim.run(trace=WORKLOAD_6, throughputs=POLLUX_PROFILES, gpus=64,
