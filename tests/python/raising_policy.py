@@ -1,4 +1,5 @@
-"""A Python policy that raises in its second decision (for tests/python/test_module.py)."""
+"""Python policies for the tests (tests/python/test_module.py, test_ports.py): one that raises in
+its second decision, one that over-subscribes a node, and Tiresias with Python hooks."""
 
 
 class RaisesOnSecondCall:
