@@ -127,9 +127,13 @@ TaskConfig MakeTask(const RunCommandOptions& options) {
 }
 
 void PrintPolicies() {
-  std::printf("Registered policies:\n");
+  std::printf("Registered policies (options as --policy-option KEY=DEFAULT):\n");
   for (const PolicyInfo& info : RegisteredPolicies()) {
     std::printf("  %-22s %s\n", info.name.c_str(), info.description.c_str());
+    for (const PolicyOption& option : info.options) {
+      const std::string key = option.name + "=" + option.default_value.dump();
+      std::printf("      %-30s %s\n", key.c_str(), option.doc.c_str());
+    }
   }
 #ifdef ADAPTSIM_WITH_PYTHON
   std::printf("  %-22s %s\n", "py:MODULE:CLASS",
