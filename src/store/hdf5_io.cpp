@@ -140,6 +140,12 @@ Handle::~Handle() {
   Close();
 }
 
+void Handle::CloseChecked(const std::string& what) {
+  if (id_ < 0 || closer_ == nullptr) return;
+  herr_t status = closer_(std::exchange(id_, H5I_INVALID_HID));
+  Check(status, what);
+}
+
 void Handle::Close() {
   if (id_ >= 0 && closer_ != nullptr) closer_(id_);
   id_ = H5I_INVALID_HID;

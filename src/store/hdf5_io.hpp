@@ -25,6 +25,9 @@ class Handle {
   ~Handle();
 
   hid_t get() const { return id_; }
+  /// Closes now and throws StoreError(what) when the close fails (closing a file writes what
+  /// HDF5 still caches: a full disk can surface here). The destructor's close ignores errors.
+  void CloseChecked(const std::string& what);
   operator hid_t() const { return id_; }  // NOLINT: handles are passed straight to H5 calls
 
  private:
