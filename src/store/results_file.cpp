@@ -412,9 +412,10 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
     return a->row.task_index < b->row.task_index;
   });
   std::string tmp = TemporaryName(out);
+  store::ErrorScope errors;
+  Handle file;
   try {
-    store::ErrorScope errors;
-    Handle file = store::CreateFile(tmp);
+    file = store::CreateFile(tmp);
     {  // every object of `file` is closed at the end of this block, before the file itself
       Handle tasks = store::CreateGroup(file, "tasks");
       ResultDetail lowest_ok = options.provenance.detail;
@@ -456,13 +457,16 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
       store::Check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + tmp);
     }
     // A failure to write (full disk, file-size limit) may surface only here: the file is never
-    // published unless its close succeeded.
+    // published unless its close succeeded. On failure the caller ends the process with status 1
+    // (DiscardFile).
     file.CloseChecked("close " + tmp);
   } catch (const StoreError& error) {
+    store::DiscardFile(file);
     std::remove(tmp.c_str());
     throw StoreError("cannot write results file '" + out + "' (temporary '" + tmp +
                      "'): " + error.what());
   } catch (...) {
+    store::DiscardFile(file);
     std::remove(tmp.c_str());
     throw;
   }
