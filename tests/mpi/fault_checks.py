@@ -505,29 +505,40 @@ if mode == "hostile":
             fail("the spec name did not come back byte for byte")
         if f["summary"]["trace"].asstr()[0] != trace:
             fail("the trace path did not come back byte for byte")
-    # A hostile job type in a trace: a clear error, the text quoted with escapes, one line.
+    # A hostile job type in a trace: the task fails (traces are read by the task, docs/sweeps.md
+    # §3), its message quotes the field with control characters escaped on the terminal and
+    # byte for byte in the results file.
     bad_trace = os.path.join(workdir, "bad.trace")
     with open(TRACE) as f:
         rows = f.read().splitlines()
     fields = rows[0].split("\t")
-    fields[0] = hostile.replace("\n", "").replace("\t", "") + long_text
+    job_type = hostile.replace("\n", "").replace("\t", "") + long_text
+    fields[0] = job_type
     rows[0] = "\t".join(fields)
     with open(bad_trace, "w") as f:
         f.write("\n".join(rows) + "\n")
     s2 = spec("bad_type", 'policies = "fifo"\n', trace=bad_trace)
-    code, text = sweep(s2, os.path.join(workdir, "bad.h5"))
-    if code != 2:
-        fail(f"a trace with a hostile job type: exit {code}, expected 2")
-    errors = [line for line in text.splitlines() if line.startswith("adaptsim: error:")]
-    if len(errors) != 1 or "bad.trace:1" not in errors[0]:
-        fail("no one-line error naming the trace file and line")
+    bad_out = os.path.join(workdir, "bad.h5")
+    code, text = sweep(s2, bad_out)
+    if code != 0:
+        fail(f"a trace with a hostile job type: exit {code}, expected 0 (a failed task)")
+    with h5py.File(bad_out, "r") as f:
+        status = f["summary"]["status"].asstr()[0]
+        message = f["summary"]["message"].asstr()[0]
+    if status != "failed" or "bad.trace:1: field 'job_type'" not in message:
+        fail(f"the task is {status}: {message[:200]}")
+    if job_type not in message:
+        fail("the stored message does not quote the job type byte for byte")
+    failed_lines = [line for line in text.splitlines() if "failed fifo" in line]
+    if len(failed_lines) != 1 or "\\x1b]0;T\\x07" not in failed_lines[0]:
+        fail("the task's message is not printed on one line with escapes")
     if "\x1b" in text or "\x07" in text:
-        fail("the error printed raw control characters from the trace")
+        fail("raw control characters from the trace reached the terminal")
     # Hostile policy options reach no shell either: an unknown option is an error that quotes it.
     s3 = spec("bad_option", f'policies = "fifo"\nfifo.{json.dumps(hostile)} = 1\n')
     code, text = sweep(s3, os.path.join(workdir, "bad3.h5"))
-    if code != 2 or "\x1b" in text:
-        fail(f"a hostile option name: exit {code} or raw control characters")
+    if code != 2 or "\x1b" in text or "an option name cannot contain '.'" not in text:
+        fail(f"a hostile option name: exit {code}, no clear error, or raw control characters")
     for n in ("PWNED", "PWNED2", "PWNED3"):
         if os.path.exists(os.path.join(workdir, n)) or os.path.exists(n):
             fail("a shell ran hostile text")
