@@ -81,7 +81,9 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   SweepSpec spec = LoadSweepSpec(options.spec_path);
   fs::path out(options.out_path);
   if (out.has_parent_path() && !fs::is_directory(out.parent_path())) {
-    throw InputError(options.out_path, 0, "--out", "directory does not exist");
+    throw InputError(
+        options.out_path, 0, "--out",
+        "folder '" + out.parent_path().string() + "' does not exist or is not a folder");
   }
   if (fs::is_directory(out)) {
     throw InputError(options.out_path, 0, "--out", "is a folder; --out names the results file");

@@ -430,8 +430,10 @@ def refused_before_any_task(out, reason, ranks):
     code, text = sweep(s, out, ranks=ranks)
     if code != 2:
         fail(f"--out {out} ({reason}): exit {code}, expected 2")
-    if f"--out': cannot write in folder" not in text and reason not in text:
-        fail(f"--out {out}: no clear error mentioning '{reason}'")
+    if f"adaptsim: error: {out}: field '--out': " not in text or reason not in text:
+        fail(f"--out {out}: no error naming --out and saying '{reason}'")
+    if os.path.exists(out + ".shards") or os.path.isfile(out):
+        fail(f"--out {out}: something was written")
     if re.search(r"adaptsim: \[\d+/\d+\]", text) or "tasks run in" in text:
         fail(f"--out {out}: a task ran")
 
@@ -440,7 +442,8 @@ if mode == "unwritable":
     regular = os.path.join(workdir, "file")
     open(regular, "w").close()
     for ranks in (1, 2):
-        refused_before_any_task(os.path.join(regular, "out.h5"), "does not exist", ranks)
+        refused_before_any_task(os.path.join(regular, "out.h5"),
+                                f"folder '{regular}' does not exist or is not a folder", ranks)
         refused_before_any_task(workdir, "is a folder", ranks)
     if os.geteuid() != 0:
         locked = os.path.join(workdir, "r-x")
