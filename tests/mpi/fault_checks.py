@@ -6,10 +6,11 @@
                   found on resume (named with their task), only their tasks rerun, and the merged
                   file equals an uninjected run's (adaptsim_compare_results).
   enospc_tmpfs    a full file system (a small tmpfs, in a private mount namespace: needs root and
-                  mount) while writing a shard, then while writing the merged file: clear error
-                  naming the path and "No space left on device", non-zero exit, earlier shards
-                  intact (SHA-256 as in the manifest), no half-written file; the rerun with space
-                  completes and equals the uninjected run.
+                  mount) while writing a shard, then while writing the merged file, then a shard
+                  under mpirun with 3 ranks: clear error naming the path and "No space left on
+                  device", non-zero exit, earlier shards intact (SHA-256 as in the manifest), no
+                  half-written file; the rerun with space runs only what is missing and equals
+                  the uninjected run.
   enospc_fsize    the same with a file-size limit (RLIMIT_FSIZE: write(2) fails with EFBIG).
   lock            a second sweep on the same --out while the first runs is refused (also with
                   --force, which then deletes nothing) naming host, pid and start time; after the
@@ -209,15 +210,17 @@ def remount(folder, size_bytes):
     subprocess.check_call(["mount", "-o", f"remount,size={size_bytes}", folder])
 
 
-def expect_disk_error(code, text, out, reason):
-    if code != 1:
+def expect_disk_error(code, text, out, reason, ranks=1):
+    if ranks == 1 and code != 1:
         fail(f"the sweep exited {code} on a full disk, expected 1 (an error, not a crash)")
+    if ranks > 1 and code <= 0:  # rank 0 ends the MPI job (MPI_Abort) so no worker waits on it
+        fail(f"mpirun exited {code} on a full disk")
     if reason not in text:
         fail(f"no '{reason}' in the error")
     if not re.search(r"adaptsim: error: .*" + re.escape(os.path.dirname(out)), text):
         fail("the error does not name the path")
-    if any(crash in text for crash in ("Process received signal", "Segmentation fault",
-                                       "core dumped", "MPI_ABORT")):
+    crashes = ["Process received signal", "Segmentation fault", "core dumped"]
+    if any(crash in text for crash in crashes + (["MPI_ABORT"] if ranks == 1 else [])):
         fail("the sweep crashed instead of reporting the error")
 
 
@@ -302,6 +305,21 @@ if mode == "enospc_tmpfs_inner":
     if code != 0 or runs_count(text) != 0:
         fail(f"the rerun with space exited {code} or reran tasks")
     same_results(ref, out)
+    # 4. Under mpirun (rank 0 stores what the workers send): room for one shard.
+    mnt2 = os.path.join(workdir, "mnt2")
+    out2 = os.path.join(mnt2, "out.h5")
+    mount_tmpfs(mnt2, PAGE * (max(pages(x) for x in sizes) + 2 + min(pages(x) for x in sizes) // 2))
+    code, text = sweep(s, out2, "--quiet", "--keep-shards", ranks=3)
+    expect_disk_error(code, text, out2, "No space left on device", ranks=3)
+    if len(shards(out2)) > 1:
+        fail(f"more shards than fit: {shards(out2)}")
+    check_intact(out2)
+    stored = len(shards(out2))
+    remount(mnt2, 64 << 20)
+    code, text = sweep(s, out2, "--keep-shards", ranks=3)
+    if code != 0 or runs_count(text) != 4 - stored or "holds 4 of 4 tasks" not in text:
+        fail(f"the MPI rerun with space exited {code} or is incomplete")
+    same_results(ref, out2)
     sys.exit(0)
 
 if mode == "enospc_fsize":
