@@ -18,6 +18,21 @@ namespace {
 
 constexpr hsize_t kChunkRows = 64;
 
+/// Ends the process with status 1 before HDF5's own clean-up runs.
+void ExitBeforeHdf5Cleanup() {
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+/// HDF5 1.10.8 keeps a file whose H5Fclose failed half-closed, and its clean-up at exit
+/// (H5_term_library) then crashes on it. The callers report the failure and end the process
+/// with status 1; this makes sure it ends so without the crash (an atexit handler registered
+/// after HDF5's runs before it).
+void ExitBeforeHdf5CleanupAfterAFailedClose() {
+  static const bool registered = std::atexit(ExitBeforeHdf5Cleanup) == 0;
+  (void)registered;
+}
+
 /// An HDF5 error stack as one line, and the operating system's text of an I/O error in it.
 struct ErrorStack {
   std::string text;
@@ -173,9 +188,10 @@ herr_t Handle::Release() {
 }
 
 void Handle::CloseChecked(const std::string& what) {
-  if (id_ < 0 || closer_ == nullptr) return;
-  herr_t status = closer_(std::exchange(id_, H5I_INVALID_HID));
-  Check(status, what);
+  if (Release() < 0) {
+    ExitBeforeHdf5CleanupAfterAFailedClose();
+    Fail(what);
+  }
 }
 
 void Handle::Close() {
@@ -238,16 +254,6 @@ Handle OpenFile(const std::string& path, bool writable) {
                 H5Fclose, "cannot open results file '" + path + "'");
 }
 
-namespace {
-
-/// Ends the process with status 1 before HDF5's own clean-up runs (see DiscardFile).
-void ExitBeforeHdf5Cleanup() {
-  std::fflush(nullptr);
-  std::_Exit(1);
-}
-
-}  // namespace
-
 void DiscardFile(Handle& file) {
   if (file.get() < 0) return;
   void* handle = nullptr;
@@ -270,13 +276,7 @@ void DiscardFile(Handle& file) {
   herr_t closed = file.Release();
   if (raised) ::setrlimit(RLIMIT_FSIZE, &limit);
   H5Eclear2(H5E_DEFAULT);
-  if (closed < 0) {
-    // HDF5 1.10 keeps a file whose close failed half-closed, and its clean-up at exit then
-    // crashes on it. The caller reports the error and the process ends with status 1 (all
-    // callers end it so after a write error); this makes sure it does so without the crash.
-    static const bool registered = std::atexit(ExitBeforeHdf5Cleanup) == 0;
-    (void)registered;
-  }
+  if (closed < 0) ExitBeforeHdf5CleanupAfterAFailedClose();
 }
 
 Handle CreateGroup(hid_t parent, const std::string& name) {

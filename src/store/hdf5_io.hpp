@@ -26,7 +26,8 @@ class Handle {
 
   hid_t get() const { return id_; }
   /// Closes now and throws StoreError(what) when the close fails (closing a file writes what
-  /// HDF5 still caches: a full disk can surface here). The destructor's close ignores errors.
+  /// HDF5 still caches: a full disk can surface here); the process must then end with status 1
+  /// (see DiscardFile). The destructor's close ignores errors.
   void CloseChecked(const std::string& what);
   /// Closes now; returns the close's status (the handle is empty afterwards either way).
   herr_t Release();
