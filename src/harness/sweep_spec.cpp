@@ -359,6 +359,12 @@ void CollectOptions(const Reader& reader, const toml::node& node, const std::str
   collected.policy_tables[policy] = &node;
   collected.policy_fields[policy] = field;
   for (const auto& [option, value] : *node.as_table()) {
+    // An axis key is split at its last dot (the policy's name may hold dots): an option name
+    // with a dot would silently become another policy's option.
+    if (option.str().find('.') != std::string_view::npos) {
+      reader.Throw(value, field + "." + std::string(option.str()),
+                   "an option name cannot contain '.'");
+    }
     out.push_back({policy + "." + std::string(option.str()),
                    field + "." + std::string(option.str()), &value});
   }
