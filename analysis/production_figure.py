@@ -136,7 +136,7 @@ def draw(data, scenarios, baseline, out):
             cell = rows[(rows.scenario == scenario) & (rows.policy == st.display_name(baseline))
                         & (rows.stat == "mean")]
             if len(cell) and cell.value.iloc[0] == 0:
-                ax.text(s, 1.0, f"{st.display_name(baseline)} = 0: no ratio", ha="center",
+                ax.text(s, 1.0, f"{st.display_name(baseline)} = 0:\nno ratio", ha="center",
                         va="bottom", fontsize=7)
         ax.axhline(1.0, color="black", linewidth=0.6)
         ax.set_ylabel(f"{st.METRIC_TITLES[metric]}\n÷ {st.display_name(baseline)}")

@@ -5,8 +5,9 @@
 #     (target <= 60 s and <= 2 GiB each)
 #   Shockwave on one Philly week (2017-11-20, 512 GPUs) and on the largest ITP cluster
 #     (cluster04, 15,802 jobs, 1,024 GPUs)
-#   Pollux on one Philly day of one virtual cluster (2017-11-20, 11cb48: 104 jobs, about the
-#     artifact's 160-job workloads) with the artifact's profiles on 64 GPUs
+#   Pollux on a 160-job Philly workload sampled as the artifact samples (every day's jobs from
+#     02:00-10:00, arriving at their time of day) and on one Philly day of one virtual cluster
+#     (2017-11-20, 11cb48: 104 jobs), with the artifact's profiles on 64 GPUs
 # Usage: bench/bench_production.sh BUILD_DIR [CASE...]   (CASE: baselines shockwave pollux)
 # Needs the reference data ($ADAPTSIM_DATA, default ../shared/data next to the checkout).
 set -eu
@@ -39,16 +40,22 @@ for case in $cases; do
                     finish_time_fairness min_total_duration; do
         measure "$policy Philly all 1024 GPUs" --production-log "$philly" --log-format philly \
           --pollux-filter --skip-unsimulable --throughputs "$catalogue" --gpus 1024 \
-          --policy "$policy"
+          --idle-round-start arrival --policy "$policy"
       done ;;
     shockwave)
       measure "shockwave Philly week 512 GPUs" --production-log "$philly" --log-format philly \
         --window-start "2017-11-20 00:00:00" --window-length-s 604800 --pollux-filter \
-        --skip-unsimulable --throughputs "$catalogue" --gpus 512 --policy shockwave
+        --skip-unsimulable --throughputs "$catalogue" --gpus 512 --idle-round-start arrival \
+        --policy shockwave
       measure "shockwave ITP cluster04 1024 GPUs" \
         --production-log "$data/production/ms-itp/cluster04.csv" --log-format itp \
-        --skip-unsimulable --throughputs "$catalogue" --gpus 1024 --policy shockwave ;;
+        --skip-unsimulable --throughputs "$catalogue" --gpus 1024 --idle-round-start arrival \
+        --policy shockwave ;;
     pollux)
+      measure "pollux Philly artifact sample 160 jobs 64 GPUs" --production-log "$philly" \
+        --log-format philly --sample-jobs 160 --pollux-filter --skip-unsimulable \
+        --throughputs "$data/pollux/traces" --gpus 64 --policy pollux \
+        --policy-option p=-1 --policy-option interval_s=60 --policy-option restart_delay_s=30
       measure "pollux Philly day vc 11cb48 64 GPUs" --production-log "$philly" \
         --log-format philly --window-start "2017-11-20 00:00:00" --window-length-s 86400 \
         --virtual-cluster 11cb48 --pollux-filter --skip-unsimulable \

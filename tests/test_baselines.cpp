@@ -2,6 +2,9 @@
 // and known (docs/policies.md §6, §7.1), closed form vs CLP agreement, and bad input.
 #include <cmath>
 #include <memory>
+#include <numeric>
+#include <random>
+#include <set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -261,6 +264,63 @@ TEST(AlloX, OneGpuJobsKeepTheirWorkerAndMultiGpuJobsGetOneOverS) {
   std::vector<double> again = Values(policy.ComputeAllocation(snap.state));
   EXPECT_EQ(again[0], 1.0);
   EXPECT_EQ(again[1], 0.5);
+}
+
+// The structured optimum used above exact_assignment_max_cells (allox.hpp) against SciPy's
+// assignment on random instances: the k jobs at the last position are the k shortest of the
+// considered jobs in both; SciPy's other runners are jobs of the position before (so both are
+// optima of the same assignment problem); the structured rule takes the shortest of those.
+TEST(AlloX, StructuredOptimumAgreesWithTheAssignmentUpToTheTieAtTheLastPosition) {
+  std::mt19937 rng(7);
+  int instances_with_a_partial_last_position = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int gpus = 1 + static_cast<int>(rng() % 6), jobs = 1 + static_cast<int>(rng() % 24);
+    std::vector<double> throughputs(jobs, 1.0), since_arrival(jobs);
+    std::vector<int> scale_factors(jobs, 1);
+    std::vector<std::int64_t> remaining(jobs);
+    for (int i = 0; i < jobs; ++i) {
+      remaining[i] = 100 + 37 * i + static_cast<std::int64_t>(rng() % 1000) * 1000;  // distinct
+      since_arrival[i] = 10.0 * (jobs - i);  // job 0 is the oldest
+    }
+    Snapshot snap(gpus, throughputs, scale_factors, remaining, since_arrival);
+    AlloXPolicy exact(AlloXOptions{});
+    AlloXOptions options;
+    options.exact_assignment_max_cells = 0;
+    AlloXPolicy structured(options);
+    std::vector<double> x_exact = Values(exact.ComputeAllocation(snap.state));
+    std::vector<double> x_structured = Values(structured.ComputeAllocation(snap.state));
+    // Considered rows: the oldest m' = min(m, max(floor(0.2 m), n)) jobs, by N/T descending.
+    const int rows = std::min(jobs, std::max(static_cast<int>(0.2 * jobs), gpus));
+    std::vector<int> order(rows);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return remaining[a] > remaining[b]; });
+    const int last = (rows - 1) / gpus, at_last = rows - last * gpus;
+    std::set<int> top(order.begin() + last * gpus, order.end());
+    std::set<int> before(order.begin() + std::max(0, (last - 1) * gpus),
+                         order.begin() + last * gpus);
+    std::set<int> run_exact, run_structured;
+    for (int i = 0; i < jobs; ++i) {
+      if (x_exact[i] > 0) run_exact.insert(i);
+      if (x_structured[i] > 0) run_structured.insert(i);
+    }
+    ASSERT_EQ(run_exact.size(), static_cast<std::size_t>(std::min(rows, gpus)));
+    ASSERT_EQ(run_structured.size(), run_exact.size());
+    for (int i : top) {
+      EXPECT_TRUE(run_exact.count(i) && run_structured.count(i)) << "trial " << trial;
+    }
+    for (int i : run_exact) EXPECT_TRUE(top.count(i) || before.count(i)) << "trial " << trial;
+    std::set<int> expected = top;
+    if (last > 0) {
+      expected.insert(order.begin() + last * gpus - (gpus - at_last), order.begin() + last * gpus);
+      ++instances_with_a_partial_last_position;
+    }
+    EXPECT_EQ(run_structured, expected) << "trial " << trial;
+    if (last == 0) {
+      EXPECT_EQ(run_exact, run_structured);  // every considered job runs
+    }
+  }
+  EXPECT_GT(instances_with_a_partial_last_position, 50);
 }
 
 // ---- Isolated / isolated_plus (docs/policies.md §4, §7.1 check 2) ----

@@ -1,5 +1,6 @@
 // Production job logs (Philly, ITP): the real files, the selection options, and bad input naming
 // file, line and field. Expected counts come from independent passes over the files in the test.
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -367,6 +368,67 @@ TEST(ProductionLogSelection, SkipsUnsimulableRowsOnlyByOptionAndCountsEveryRow) 
   EXPECT_EQ(log.stats.pollux_filtered, 2);  // the 30 s and the 0 s job: filtered before skipping
   EXPECT_EQ(log.stats.skipped_zero_duration, 0);
   EXPECT_EQ(log.stats.selected, 2);
+}
+
+// The artifact's sampling (simulator/workload.py:12-29): rows of any date whose time of day,
+// shifted back by the start hour, is within the hours; N drawn; arrival = shifted time of day.
+TEST(ProductionLogSelection, SamplesAsTheArtifactFromEveryDayByTimeOfDay) {
+  std::string text = kPhillyHeader;
+  int expected_eligible = 0;
+  for (int day = 1; day <= 20; ++day) {
+    for (int hour = 0; hour < 24; hour += 3) {
+      char row[96];
+      std::snprintf(row, sizeof(row), "2017-10-%02d %02d:%02d:07,120.0,1,120.0,vc\n", day, hour,
+                    day);
+      text += row;
+      if (hour >= 2 && hour < 10) ++expected_eligible;  // start hour 2, 8 hours: 02:00-09:59
+    }
+  }
+  ProductionLogFile file(text);
+  ProductionLogOptions options;
+  options.sample_jobs = 25;
+  ProductionLog log = ReadProductionLog(file.path(), ProductionLogFormat::kPhilly, options);
+  EXPECT_EQ(log.stats.rows_read, 20 * 8);
+  EXPECT_EQ(log.stats.outside_sample_hours, 20 * 8 - expected_eligible);
+  EXPECT_EQ(log.stats.not_sampled, expected_eligible - 25);
+  EXPECT_EQ(log.stats.selected, 25);
+  ASSERT_EQ(log.jobs.size(), 25u);
+  std::set<int> days;
+  for (std::size_t i = 0; i < log.jobs.size(); ++i) {
+    const LoggedJob& job = log.jobs[i];
+    const int day = (job.line - 2) / 8 + 1, hour = (job.line - 2) % 8 * 3;
+    days.insert(day);
+    EXPECT_EQ(job.arrival_time_s, (hour - 2) * 3600.0 + day * 60 + 7) << "line " << job.line;
+    if (i > 0) {
+      EXPECT_GE(job.arrival_time_s, log.jobs[i - 1].arrival_time_s);
+    }
+  }
+  EXPECT_GT(days.size(), 5u);  // drawn across the dates, not from one day
+  // Same seed, same sample; another seed, another sample; all eligible when fewer than asked.
+  EXPECT_EQ(ReadProductionLog(file.path(), ProductionLogFormat::kPhilly, options).jobs.front().line,
+            log.jobs.front().line);
+  std::set<int> lines, other_lines;
+  for (const LoggedJob& job : log.jobs) lines.insert(job.line);
+  options.sample_seed = 1;
+  for (const LoggedJob& job :
+       ReadProductionLog(file.path(), ProductionLogFormat::kPhilly, options).jobs) {
+    other_lines.insert(job.line);
+  }
+  EXPECT_NE(lines, other_lines);
+  options.sample_jobs = 1000;
+  EXPECT_EQ(ReadProductionLog(file.path(), ProductionLogFormat::kPhilly, options).stats.selected,
+            expected_eligible);
+  // Hours wrapping past midnight: start 22 h, 6 hours = 22:00-03:59.
+  options.sample_start_hour = 22;
+  options.sample_hours = 6;
+  log = ReadProductionLog(file.path(), ProductionLogFormat::kPhilly, options);
+  EXPECT_EQ(log.stats.selected, 20 * 2);  // rows at 00:xx and 03:xx
+  for (const LoggedJob& job : log.jobs) EXPECT_LT(job.arrival_time_s, 6 * 3600.0);
+  // The time of day exists only in Philly logs; out-of-range hours are option errors.
+  ProductionLogFile itp(std::string("job_id,submission_time,duration,num_gpu\n") + "a,0,100,1\n");
+  EXPECT_THROW(ReadProductionLog(itp.path(), ProductionLogFormat::kItp, options), InputError);
+  options.sample_start_hour = 24;
+  EXPECT_THROW(ReadProductionLog(file.path(), ProductionLogFormat::kPhilly, options), InputError);
 }
 
 TEST(ProductionLogSelection, WallClockSecondsAreNaiveCalendarArithmetic) {

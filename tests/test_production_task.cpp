@@ -47,6 +47,15 @@ TEST(ProductionTaskConfig, IdChangesWithEveryProductionOption) {
         p.rule.mode_mix = {1.0, 0.0, 0.0};
       },
       [](ProductionSource& p) { p.rule.accordion_min_duration_s = 0; },
+      [](ProductionSource& p) { p.select.sample_jobs = 160; },
+      [](ProductionSource& p) {
+        p.select.sample_jobs = 160;
+        p.select.sample_start_hour = 3;
+      },
+      [](ProductionSource& p) {
+        p.select.sample_jobs = 160;
+        p.select.sample_hours = 24;
+      },
   };
   TaskConfig plain = ProductionTask();
   plain.production.reset();
@@ -60,7 +69,11 @@ TEST(ProductionTaskConfig, IdChangesWithEveryProductionOption) {
   TaskConfig ignored = ProductionTask();
   ignored.production->select.cluster_gpus = 99;
   ignored.production->rule.skip_unsupported = true;
+  // Without a sample its hours are not written: ids from before the option are unchanged.
+  ignored.production->select.sample_start_hour = 5;
+  ignored.production->select.sample_seed = 7;  // the model seed keys the sample
   EXPECT_EQ(ignored.Id(), ProductionTask().Id());
+  EXPECT_FALSE(ProductionTask().ToJson()["production"].contains("sample_jobs"));
 }
 
 TEST(ProductionTaskConfig, TasksWithoutALogHaveNoProductionKey) {

@@ -204,6 +204,80 @@ TEST(ProductionTrace, AJobRunAloneFinishesInItsLoggedDurationWithinOneRound) {
   }
 }
 
+// After an idle gap the reference leaves the round start stale (quirk Q4), so a logged job that
+// arrives on an idle cluster is charged the whole gap as run time: it pays the restart overhead
+// and is forced out by the deadline rule with work left. With idle_round_start = arrival the same
+// job runs as if alone: completed, within one round of its logged duration.
+TEST(ProductionTrace, AJobArrivingOnAnIdleClusterRunsAsAloneWithArrivalRoundStart) {
+  Fixture f;
+  SyntheticLog file(40);
+  ProductionLog log = ReadProductionLog(file.path(), ProductionLogFormat::kPhilly);
+  ProductionTraceOptions options;
+  options.mode_mix = {1.0, 0.0, 0.0};
+  ProductionTrace result = BuildProductionTrace(log, options, f.models, f.throughputs);
+  for (std::size_t i = 0; i < result.trace.jobs.size(); i += 5) {
+    if (log.jobs[i].duration_s > 300) continue;  // short jobs: the gap dominates their run time
+    Trace two;
+    two.jobs = {result.trace.jobs[i], result.trace.jobs[i]};
+    two.jobs[0].id = 0;
+    two.jobs[0].arrival_time_s = 0;
+    two.jobs[1].id = 1;
+    two.jobs[1].arrival_time_s = 10000;  // long after job 0 finished: the cluster idles
+    SimulationOptions engine;
+    engine.num_gpus = two.jobs[0].scale_factor;
+    std::map<IdleRoundStart, SimulationResult> runs;
+    for (IdleRoundStart idle : {IdleRoundStart::kReference, IdleRoundStart::kArrival}) {
+      engine.idle_round_start = idle;
+      auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), {});
+      runs[idle] = Simulate(two, f.throughputs, *scheduler, engine);
+      ASSERT_EQ(runs[idle].jobs.size(), 2u);
+    }
+    const JobResult& stale = runs[IdleRoundStart::kReference].jobs[1];
+    const JobResult& fixed = runs[IdleRoundStart::kArrival].jobs[1];
+    EXPECT_EQ(stale.outcome, JobOutcome::kDeadline) << two.jobs[1].model;
+    EXPECT_EQ(fixed.outcome, JobOutcome::kCompleted) << two.jobs[1].model;
+    EXPECT_NEAR(fixed.jct_s, log.jobs[i].duration_s, engine.round_duration_s);
+    // The job before the gap is the same under both.
+    EXPECT_EQ(runs[IdleRoundStart::kReference].jobs[0].jct_s,
+              runs[IdleRoundStart::kArrival].jobs[0].jct_s);
+  }
+}
+
+// A job that arrives on an idle cluster less than the reset interval after the last re-solve has
+// no allocation under the Gavel baselines (docs/mechanism.md §7.4). With no arrival pending the
+// reference cannot go on; adaptsim runs empty rounds until the gate opens, in both modes.
+TEST(ProductionTrace, AWaitingJobWithNoArrivalPendingRunsOnceTheResetGateOpens) {
+  Fixture f;
+  SyntheticLog file(8);
+  ProductionLog log = ReadProductionLog(file.path(), ProductionLogFormat::kPhilly);
+  ProductionTraceOptions options;
+  options.mode_mix = {1.0, 0.0, 0.0};
+  ProductionTrace result = BuildProductionTrace(log, options, f.models, f.throughputs);
+  Trace three;
+  three.jobs = {result.trace.jobs[0], result.trace.jobs[1], result.trace.jobs[2]};
+  const double arrivals[] = {0.0, 100.0, 700.0};  // job 2 arrives after 0 and 1 have finished
+  for (int i = 0; i < 3; ++i) {
+    three.jobs[i].id = i;
+    three.jobs[i].arrival_time_s = arrivals[i];
+  }
+  SimulationOptions engine;
+  engine.num_gpus = 8;
+  for (IdleRoundStart idle : {IdleRoundStart::kReference, IdleRoundStart::kArrival}) {
+    engine.idle_round_start = idle;
+    auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), {});
+    SimulationResult run = Simulate(three, f.throughputs, *scheduler, engine);
+    ASSERT_EQ(run.status, TaskStatus::kOk) << run.message;
+    ASSERT_LT(run.jobs[1].completion_time_s, arrivals[2]);  // the cluster idles at 700 s
+    EXPECT_EQ(run.jobs[2].outcome, JobOutcome::kCompleted);
+    // The last re-solve was at the round boundary after job 1 arrived (120 s): job 2 waits for
+    // 120 + 1000 s, then runs for its logged duration (within the round granularity).
+    const double gate_s = 120.0 + engine.allocation_reset_interval_s;
+    EXPECT_GE(run.jobs[2].completion_time_s, gate_s);
+    EXPECT_NEAR(run.jobs[2].completion_time_s - gate_s, log.jobs[2].duration_s,
+                2 * engine.round_duration_s);
+  }
+}
+
 TEST(ProductionPolluxWorkload, ApplicationsFollowTheArtifactsGpuTimeBucketsAndTheSeed) {
   ADAPTSIM_REQUIRE_DATA();
   PolluxApplications applications(DataPath("pollux/traces"));

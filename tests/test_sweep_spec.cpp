@@ -145,6 +145,8 @@ TEST_F(SweepSpecTest, BadInputNamesFileLineAndField) {
        "policy_options.gandiva_fair"},
       {"unknown policy option", ok + "[policy_options.fifo]\n\nbogus = 1\n", 8,
        "policy_options.fifo.bogus"},
+      // an option name with a dot would be split into another policy's option and ignored
+      {"dotted option name", ok + "fifo.\"a.b\" = 1\n", 6, "fifo.a.b"},
       {"missing trace file",
        "name = \"t\"\ntraces = [\"traces/a.trace\", \"traces/missing.trace\"]\n"
        "throughputs = \"t.json\"\n" +

@@ -54,6 +54,7 @@ TEST(TaskConfigTest, IdChangesWithEveryResultRelevantField) {
       [](TaskConfig& t) { t.simulation.deadline_factor = 1.0; },
       [](TaskConfig& t) { t.simulation.allocation_reset_interval_s = 0; },
       [](TaskConfig& t) { t.simulation.max_failed_attempts = 3; },
+      [](TaskConfig& t) { t.simulation.idle_round_start = IdleRoundStart::kArrival; },
       [](TaskConfig& t) { t.trace_hash = "0123"; },
       [](TaskConfig& t) { t.throughputs_hash = "4567"; },
   };
@@ -63,6 +64,21 @@ TEST(TaskConfigTest, IdChangesWithEveryResultRelevantField) {
     change(task);
     EXPECT_TRUE(ids.insert(task.Id()).second) << task.ToJson().dump();
   }
+}
+
+// The reference's round start is the default and is not written, so ids of tasks from before the
+// option existed are unchanged; the other value round-trips.
+TEST(TaskConfigTest, IdleRoundStartIsWrittenOnlyWhenNotTheReferences) {
+  EXPECT_FALSE(BaseTask().ToJson().contains("idle_round_start"));
+  TaskConfig task = BaseTask();
+  task.simulation.idle_round_start = IdleRoundStart::kArrival;
+  EXPECT_EQ(task.ToJson()["idle_round_start"], "arrival");
+  TaskConfig back = TaskConfig::FromJson(task.ToJson(), "test");
+  EXPECT_EQ(back.simulation.idle_round_start, IdleRoundStart::kArrival);
+  EXPECT_EQ(back.Id(), task.Id());
+  nlohmann::json bad = task.ToJson();
+  bad["idle_round_start"] = "later";
+  EXPECT_THROW(TaskConfig::FromJson(bad, "test"), InputError);
 }
 
 TEST(TaskConfigTest, BudgetsAreNotPartOfTheId) {

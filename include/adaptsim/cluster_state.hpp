@@ -42,8 +42,8 @@ struct ClusterState {
   double round_duration_s = 120.0;  ///< T_r
   int num_trace_jobs = 0;           ///< jobs in the whole trace
   std::vector<ActiveJobView> jobs;
-  /// Past rounds: per_round_schedule[r] = jobs placed in round r (placement order).
-  const std::vector<std::vector<ScheduledJob>>* per_round_schedule = nullptr;
+  /// The jobs placed in the round just finished (placement order; empty before the first).
+  const std::vector<ScheduledJob>* previous_round = nullptr;
   const ThroughputSource* throughputs = nullptr;  ///< the run's oracle
 };
 

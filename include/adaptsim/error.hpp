@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace adaptsim {
 
@@ -24,6 +25,13 @@ class InputError : public std::runtime_error {
   int line_;
   std::string field_;
 };
+
+/// `text` with every control character (bytes 0x00-0x1f and 0x7f, line breaks included) written
+/// as a visible escape (`\n`, `\r`, `\t`, `\xNN`); other bytes, UTF-8 included, unchanged.
+/// Messages quote what input files say, and a field must not move the cursor, recolour or
+/// retitle the terminal, or split one error over several lines (docs/reliability.md, "Untrusted
+/// input"): the command line prints errors and task messages through it.
+std::string PrintableText(std::string_view text);
 
 /// Stops the program when an internal invariant is broken (a bug, never bad input).
 [[noreturn]] void InvariantFailure(const char* condition, const char* file, int line);

@@ -48,6 +48,17 @@ struct ProductionLogOptions {
   /// Skip (and count) selected jobs that cannot be simulated — more GPUs than cluster_gpus, zero
   /// duration — instead of failing with InputError.
   bool skip_unsimulable = false;
+  /// Philly only: the Pollux artifact's workload sampling (petuum/adaptdl@c793c7089bd3,
+  /// simulator/workload.py:12-29). From the rows every other option keeps, those whose wall-clock
+  /// time of day, shifted back by `sample_start_hour` hours, is before `sample_hours` hours are
+  /// eligible; `sample_jobs` of them are drawn uniformly without replacement (all of them when
+  /// fewer are eligible), whatever their date, and each arrives at its shifted time of day in
+  /// seconds (not rebased). 0 = no sampling. The artifact's defaults: 160 jobs, hour 2, 8 hours.
+  int sample_jobs = 0;
+  int sample_start_hour = 2;  ///< in [0, 23]
+  int sample_hours = 8;       ///< in [1, 24]
+  /// Seed of the draw (Philox4x32-10 stream 19, item = eligible row's index in file order).
+  std::uint64_t sample_seed = 0;
 
   /// Throws InputError(file="production log options", field=...) for out-of-range values and for
   /// Philly-only options given for an ITP log.
@@ -64,6 +75,8 @@ struct ProductionLogStats {
   std::int64_t pollux_filtered = 0;  ///< removed by the artifact's filter (after min duration)
   std::int64_t skipped_too_many_gpus = 0;
   std::int64_t skipped_zero_duration = 0;
+  std::int64_t outside_sample_hours = 0;  ///< sampling: time of day outside the hours
+  std::int64_t not_sampled = 0;           ///< sampling: eligible but not drawn
   std::int64_t selected = 0;
   /// Seconds from the log's origin of the first selected job (arrivals are rebased by it).
   double rebase_offset_s = 0.0;
@@ -72,7 +85,7 @@ struct ProductionLogStats {
 /// One logged job after selection.
 struct LoggedJob {
   std::string id;               ///< ITP job_id; Philly has none ("")
-  double arrival_time_s = 0.0;  ///< rebased: the first selected job arrives at 0
+  double arrival_time_s = 0.0;  ///< rebased (the first arrives at 0); sampled: time of day
   double duration_s = 0.0;
   int num_gpus = 1;
   double gpu_time_s = 0.0;      ///< Philly column; ITP: duration × num_gpu

@@ -26,11 +26,27 @@ enum class EngineKind {
 /// "round" | "interval".
 std::string_view ToString(EngineKind engine);
 
+/// One option of a policy (a key of its JSON options, `--policy-option KEY=VALUE`).
+struct PolicyOption {
+  std::string name;              ///< the key
+  nlohmann::json default_value;  ///< the value used when the key is absent
+  std::string doc;               ///< meaning, units and accepted values, one line
+};
+
 struct PolicyInfo {
   std::string name;         ///< CLI name, as the reference's `--policy`
   std::string description;  ///< one line for `adaptsim run --policy help`
   EngineKind engine = EngineKind::kRound;
+  /// Every option the policy accepts, with its default (for the table's policies the only
+  /// source of `adaptsim run --policy help`, docs/policies.md §10 and `adaptsim.policies()`;
+  /// MakePolicy rejects any other key). Empty for a scheme policy (its options are its own).
+  std::vector<PolicyOption> options = {};
 };
+
+/// The interval engine's own option keys (interval_s, restart_delay_s, interference,
+/// gpus_per_node), accepted by every interval-engine policy and read by the engine
+/// (adaptsim/interval_simulator.hpp, IntervalSimulationOptions).
+const std::vector<PolicyOption>& IntervalEngineOptions();
 
 /// A constructed policy, one of the three policy interfaces: an AllocationPolicy (Gavel-style;
 /// the round engine runs it through the Gavel mechanism, MakeRoundScheduler), a RoundScheduler
@@ -54,7 +70,7 @@ const PolicyInfo& FindPolicy(const std::string& name, const std::string& context
 /// `seed` keys the policy's random streams (Pollux's genetic algorithm; the other policies are
 /// deterministic and ignore it). The alternative set matches PolicyInfo::engine (kInterval ->
 /// IntervalPolicy). Throws InputError(file=context, field=name or option) for an unknown name,
-/// an unknown option or an out-of-range value.
+/// an option not in PolicyInfo::options or an out-of-range value.
 PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
                           const std::string& context = "policy", std::uint64_t seed = 0);
 

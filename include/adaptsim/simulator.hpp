@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "adaptsim/policy.hpp"
 #include "adaptsim/result.hpp"
@@ -12,6 +13,19 @@
 #include "adaptsim/trace.hpp"
 
 namespace adaptsim {
+
+/// Where the next round starts after the cluster went idle and the clock jumped to the next
+/// arrival (docs/mechanism.md §5.2 step 2, quirk Q4).
+enum class IdleRoundStart {
+  kReference,  ///< the reference: the round start is not advanced, so the first round after an
+               ///< idle gap "executes" for the whole gap (restart overhead, deadline)
+  kArrival,    ///< the round starts at the arrival the clock jumped to
+};
+
+/// "reference" / "arrival".
+const char* IdleRoundStartName(IdleRoundStart value);
+/// Inverse of IdleRoundStartName; throws InputError(field="idle_round_start") otherwise.
+IdleRoundStart ParseIdleRoundStart(const std::string& name);
 
 /// Knobs of the mechanism; defaults reproduce the shipped reference (`tacc_32gpus`).
 struct SimulationOptions {
@@ -22,6 +36,9 @@ struct SimulationOptions {
   double deadline_factor = 1.5;      ///< force-complete when run time > int(f·int(T_excl)) (§8.3)
   double allocation_reset_interval_s = 1000.0;  ///< Gavel reset gate (§7.4)
   int max_failed_attempts = 5;                  ///< zero-step micro-tasks before removal (§8.2)
+  /// Round start after an idle gap (Q4); kArrival for logs whose cluster is often idle
+  /// (docs/production.md "Mechanism options for logs").
+  IdleRoundStart idle_round_start = IdleRoundStart::kReference;
   std::int64_t max_rounds = 0;   ///< stop with status "timeout" after this many; 0 = none
   double max_wall_time_s = 0.0;  ///< stop with status "timeout" after this wall time; 0 = none
 

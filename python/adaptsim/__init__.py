@@ -7,7 +7,8 @@
 
 A policy may be a registered name (adaptsim.policies()), "py:MODULE:CLASS", or a Python class
 with compute_allocation(state) -> {job id: time fraction in [0, 1]} (run by the Gavel mechanism,
-as the C++ baselines) or plan_round(state) -> [job ids] (the jobs to run this round).
+as the C++ baselines), plan_round(state) -> [job ids] (the jobs to run this round), or
+optimize(cluster) -> {job id: [node id per replica]} (the interval engine of the Pollux family).
 """
 
 import json
@@ -22,6 +23,11 @@ __all__ = ["run", "read", "policies", "generate_trace", "Result", "InputError", 
 ClusterState = _core.ClusterState
 ActiveJobView = _core.ActiveJobView
 JobSpec = _core.JobSpec
+IntervalClusterView = _core.IntervalClusterView
+IntervalJobView = _core.IntervalJobView
+PolluxJobSpec = _core.PolluxJobSpec
+PolluxApplication = _core.PolluxApplication
+StepObservation = _core.StepObservation
 
 
 def _frame(columns):
@@ -44,7 +50,9 @@ class Result:
         jobs: pandas.DataFrame, one row per job (id, workload, arrival_time_s, jct_s, ...,
             engine, then the engine's fields), columns of the result field lists.
         rounds: pandas.DataFrame, one row per round (round_index, start_s, end_s, busy_gpus,
-            active_jobs, running_job_ids: list of job ids in placement order).
+            active_jobs, running_job_ids: list of job ids in placement order, worker_ids: per
+            running job the list of its GPUs, worker id = node · GPUs per node + slot on the
+            interval engine).
         units: column -> units ("s", "count", "steps/s", ...).
     """
 
@@ -140,9 +148,22 @@ def read(path, task=None):
 
 
 def policies():
-    """The registered policies: a list of dicts {name, engine ("round" | "interval"),
-    description}. Python policies are not listed; they are named "py:MODULE:CLASS"."""
-    return list(_core.policies())
+    """The registered policies, in table order: a list of dicts
+
+        {"name": str, "engine": "round" | "interval", "description": str,
+         "options": [{"name": str, "default": JSON value, "doc": str}, ...]}
+
+    `options` lists every key the policy accepts (run(**options), `--policy-option`, a sweep's
+    [policy_options]) with the value used when it is absent and its meaning and units; the
+    interval policies also list the interval engine's keys (interval_s, restart_delay_s,
+    interference, gpus_per_node). The same table prints `adaptsim run --policy help`. Python
+    policies are not listed; they are named "py:MODULE:CLASS"."""
+    table = []
+    for entry in _core.policies():
+        entry = dict(entry)
+        entry["options"] = [dict(o, default=json.loads(o["default"])) for o in entry["options"]]
+        table.append(entry)
+    return table
 
 
 def generate_trace(out, throughputs, num_jobs=120, lam_s=40.0, seed=0, min_duration_h=0.2,

@@ -68,7 +68,8 @@ py::dict JobColumns(const std::vector<JobResult>& jobs) {
   return columns;
 }
 
-/// {column: [values]} over the rounds: the round fields, then running_job_ids (a list per row).
+/// {column: [values]} over the rounds: the round fields, then running_job_ids (a list per row) and
+/// worker_ids (per running job, the list of its GPUs' worker ids).
 py::dict RoundColumns(const std::vector<RoundResult>& rounds) {
   py::dict columns;
   for (const RoundResult& round : rounds) {
@@ -76,6 +77,7 @@ py::dict RoundColumns(const std::vector<RoundResult>& rounds) {
       Append(columns, name, FieldObject(field));
     });
     Append(columns, "running_job_ids", py::cast(round.running_job_ids));
+    Append(columns, "worker_ids", py::cast(round.worker_ids));
   }
   return columns;
 }
@@ -165,6 +167,15 @@ py::list Policies() {
     entry["name"] = info.name;
     entry["engine"] = std::string(ToString(info.engine));
     entry["description"] = info.description;
+    py::list options;
+    for (const PolicyOption& option : info.options) {
+      py::dict o;
+      o["name"] = option.name;
+      o["default"] = option.default_value.dump();  // JSON text; the package decodes it
+      o["doc"] = option.doc;
+      options.append(o);
+    }
+    entry["options"] = options;
     out.append(entry);
   }
   return out;

@@ -1,5 +1,6 @@
 // The adaptsim command line (the only CLI11 user). Exit codes: 0 success, 1 internal or I/O error,
 // 2 bad input (flags, spec, trace, options): "adaptsim: error: <what>" on stderr.
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -28,10 +29,10 @@ int Dispatch(const adaptsim::app::CommandList& commands) {
     }
     return 1;
   } catch (const adaptsim::InputError& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
+    std::fprintf(stderr, "adaptsim: error: %s\n", adaptsim::PrintableText(error.what()).c_str());
     return kExitBadInput;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
+    std::fprintf(stderr, "adaptsim: error: %s\n", adaptsim::PrintableText(error.what()).c_str());
     return 1;
   }
 }
@@ -39,6 +40,10 @@ int Dispatch(const adaptsim::app::CommandList& commands) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f, a batch system's) makes write(2) fail with EFBIG, which the
+  // writers report as a clear error naming the file, instead of killing the process (SIGXFSZ's
+  // default action) in the middle of a write.
+  std::signal(SIGXFSZ, SIG_IGN);
 #ifdef ADAPTSIM_WITH_PYTHON
   adaptsim::RegisterPythonPolicies();  // `--policy py:MODULE:CLASS` (docs/python.md)
 #endif

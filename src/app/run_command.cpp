@@ -120,15 +120,20 @@ TaskConfig MakeTask(const RunCommandOptions& options) {
   task.simulation.num_gpus = options.num_gpus;
   task.simulation.round_duration_s = options.round_duration_s;
   task.simulation.deadline_factor = options.deadline_factor;
+  task.simulation.idle_round_start = ParseIdleRoundStart(options.idle_round_start);
   task.policy_options = ParsePolicyOptions(options.policy_options);
   FillContentHashes(task);  // the id names the data by content, as in a sweep
   return task;
 }
 
 void PrintPolicies() {
-  std::printf("Registered policies:\n");
+  std::printf("Registered policies (options as --policy-option KEY=DEFAULT):\n");
   for (const PolicyInfo& info : RegisteredPolicies()) {
     std::printf("  %-22s %s\n", info.name.c_str(), info.description.c_str());
+    for (const PolicyOption& option : info.options) {
+      const std::string key = option.name + "=" + option.default_value.dump();
+      std::printf("      %-30s %s\n", key.c_str(), option.doc.c_str());
+    }
   }
 #ifdef ADAPTSIM_WITH_PYTHON
   std::printf("  %-22s %s\n", "py:MODULE:CLASS",
@@ -263,6 +268,19 @@ void AddProductionOptions(CLI::App& cmd, RunCommandOptions& run) {
       cmd.add_flag("--skip-unsimulable", p.select.skip_unsimulable,
                    "Skip and count jobs that cannot be simulated (more GPUs than --gpus, zero "
                    "duration, no model for the GPU count, under one step) instead of failing"),
+      cmd.add_option("--sample-jobs", p.select.sample_jobs,
+                     "Philly: draw this many jobs as the Pollux artifact samples a workload, from "
+                     "every day, arriving at their time of day (0 = off; docs/production.md)")
+          ->check(CLI::NonNegativeNumber)
+          ->capture_default_str(),
+      cmd.add_option("--sample-start-hour", p.select.sample_start_hour,
+                     "With --sample-jobs: first hour of the day sampled")
+          ->check(CLI::Range(0, 23))
+          ->capture_default_str(),
+      cmd.add_option("--sample-hours", p.select.sample_hours,
+                     "With --sample-jobs: hours of the day sampled from the start hour")
+          ->check(CLI::Range(1, 24))
+          ->capture_default_str(),
       cmd.add_option("--model-seed", p.rule.seed,
                      "Seed of the model-assignment rule (independent of --seed)")
           ->capture_default_str(),
@@ -320,6 +338,11 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
   cmd->add_option("--round-duration-s", run.round_duration_s, "Round length in seconds")
       ->capture_default_str();
   cmd->add_option("--deadline-factor", run.deadline_factor, "Deadline factor (>= 1)")
+      ->capture_default_str();
+  cmd->add_option("--idle-round-start", run.idle_round_start,
+                  "Round start after an idle gap: 'reference' (kept stale, as the reference "
+                  "simulator) or 'arrival' (docs/production.md)")
+      ->check(CLI::IsMember({"reference", "arrival"}))
       ->capture_default_str();
   cmd->add_option("--policy-option", run.policy_options, "Policy parameter key=value (repeatable)")
       ->allow_extra_args(false);

@@ -26,12 +26,13 @@ struct RunCommandOptions {
   std::uint64_t seed = 0;
   double round_duration_s = 120.0;
   double deadline_factor = 1.5;
-  std::vector<std::string> policy_options;  ///< "key=value"; value parsed as JSON, else a string
-  std::string out_path;                     ///< "" = no results file
-  bool force = false;                       ///< overwrite an existing out_path
-  bool json = false;                        ///< print JSON instead of text
-  bool jobs = false;                        ///< also print the per-job table
-  std::vector<std::string> argv;            ///< recorded in /meta of out_path
+  std::string idle_round_start = "reference";  ///< SimulationOptions::idle_round_start
+  std::vector<std::string> policy_options;     ///< "key=value"; value parsed as JSON, else a string
+  std::string out_path;                        ///< "" = no results file
+  bool force = false;                          ///< overwrite an existing out_path
+  bool json = false;                           ///< print JSON instead of text
+  bool jobs = false;                           ///< also print the per-job table
+  std::vector<std::string> argv;               ///< recorded in /meta of out_path
 };
 
 /// Runs the command; returns the exit code (0). Throws InputError for bad flags or inputs.

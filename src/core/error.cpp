@@ -26,6 +26,28 @@ InputError::InputError(std::string file, int line, std::string field, const std:
       line_(line),
       field_(std::move(field)) {}
 
+std::string PrintableText(std::string_view text) {
+  std::string printable;
+  printable.reserve(text.size());
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      printable.push_back(c);
+    } else if (c == '\n') {
+      printable += "\\n";
+    } else if (c == '\r') {
+      printable += "\\r";
+    } else if (c == '\t') {
+      printable += "\\t";
+    } else {
+      char escape[5];
+      std::snprintf(escape, sizeof(escape), "\\x%02x", byte);
+      printable += escape;
+    }
+  }
+  return printable;
+}
+
 void InvariantFailure(const char* condition, const char* file, int line) {
   std::fprintf(stderr, "adaptsim: internal invariant violated: %s (%s:%d)\n", condition, file,
                line);

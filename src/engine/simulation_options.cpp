@@ -5,6 +5,17 @@
 
 namespace adaptsim {
 
+const char* IdleRoundStartName(IdleRoundStart value) {
+  return value == IdleRoundStart::kArrival ? "arrival" : "reference";
+}
+
+IdleRoundStart ParseIdleRoundStart(const std::string& name) {
+  if (name == "reference") return IdleRoundStart::kReference;
+  if (name == "arrival") return IdleRoundStart::kArrival;
+  throw InputError("simulation options", 0, "idle_round_start",
+                   "expected \"reference\" or \"arrival\", got \"" + name + "\"");
+}
+
 void SimulationOptions::Validate() const {
   auto fail = [](const char* field, const std::string& message) {
     throw InputError("simulation options", 0, field, message);

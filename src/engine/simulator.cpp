@@ -2,6 +2,7 @@
 // One iteration: AdvanceTime, ProcessCompletions, RaiseAdaptationRequests, AdmitArrivals,
 // ScheduleRound (policy + placement + dispatch).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -78,7 +79,10 @@ class Engine {
   std::optional<double> round_end_s_;
   int round_ = 0;
   std::vector<Dispatch> running_;
-  std::vector<std::vector<ScheduledJob>> per_round_schedule_;
+  // The schedules of the last two rounds (placement order): [0] the round just dispatched,
+  // [1] the one before; the restart-overhead check needs nothing older (§5.2 step 3).
+  std::array<std::vector<ScheduledJob>, 2> recent_schedules_;
+  int empty_rounds_ = 0;  // consecutive rounds in which nothing was placed
   std::map<JobId, std::vector<int>> current_assignments_;
   SimulationResult result_;
 };
@@ -129,8 +133,27 @@ bool Engine::AdvanceTime() {
     now_s_ = max_finish_s;
     return true;
   }
-  if (next_arrival_ < trace_.jobs.size()) {
-    now_s_ = trace_.jobs[next_arrival_].arrival_time_s;  // quirk Q4: round start not advanced
+  // Nothing ran. Jobs may be waiting (e.g. for the Gavel reset gate, §7.4): the reference jumps
+  // to the next arrival and, with none pending, could not go on. adaptsim then runs empty rounds
+  // of T_r — always when no arrival is pending, and with `arrival` also before an arrival more
+  // than a round away — at most `max_empty` in a row, enough for the gate to open.
+  const bool arrival_pending = next_arrival_ < trace_.jobs.size();
+  const bool arrival_mode = options_.idle_round_start == IdleRoundStart::kArrival;
+  const int max_empty = static_cast<int>(std::ceil(options_.allocation_reset_interval_s /
+                                                   options_.round_duration_s)) +
+                        2;
+  if (!active_.empty() && (arrival_mode || !arrival_pending) && empty_rounds_ < max_empty) {
+    const double next_round_s = now_s_ + options_.round_duration_s;
+    if (!arrival_pending || next_round_s < trace_.jobs[next_arrival_].arrival_time_s) {
+      now_s_ = next_round_s;
+      round_end_s_ = now_s_;
+      return true;
+    }
+  }
+  if (arrival_pending) {
+    now_s_ = trace_.jobs[next_arrival_].arrival_time_s;
+    // Quirk Q4: the reference leaves the round start where the last round ended.
+    if (arrival_mode) round_end_s_ = now_s_;
     return true;
   }
   return false;
@@ -154,7 +177,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
   bool restarted = false;
   // Restart overhead (§5.2 step 3, `:1936-1969`): not in the round before the one just finished.
   if (round_ != 1) {
-    const std::vector<ScheduledJob>& before = per_round_schedule_.at(round_ - 2);
+    const std::vector<ScheduledJob>& before = recent_schedules_[1];
     bool ran_before = std::any_of(before.begin(), before.end(),
                                   [&](const ScheduledJob& s) { return s.id == dispatch.id; });
     if (!ran_before && exec_s != 0.0 &&
@@ -280,7 +303,7 @@ ClusterState Engine::BuildState() const {
   state.num_gpus = options_.num_gpus;
   state.round_duration_s = options_.round_duration_s;
   state.num_trace_jobs = static_cast<int>(trace_.jobs.size());
-  state.per_round_schedule = &per_round_schedule_;
+  state.previous_round = &recent_schedules_[0];
   state.throughputs = &throughputs_;
   state.jobs.reserve(active_.size());
   for (const auto& [id, job] : active_) state.jobs.push_back(View(id, job));
@@ -327,7 +350,9 @@ void Engine::ScheduleRound() {
     round.busy_gpus += static_cast<int>(s.worker_ids.size());
   }
   current_assignments_ = std::move(next);
-  per_round_schedule_.push_back(std::move(placed));
+  empty_rounds_ = placed.empty() ? empty_rounds_ + 1 : 0;
+  recent_schedules_[1] = std::move(recent_schedules_[0]);
+  recent_schedules_[0] = std::move(placed);
   result_.rounds.push_back(std::move(round));
 }
 
@@ -353,7 +378,8 @@ SimulationResult Engine::Run() {
     if (OutOfBudget(start)) break;
     if (!AdvanceTime()) {
       result_.status = TaskStatus::kFailed;
-      result_.message = "no job can be scheduled and no arrival is pending";
+      result_.message = "no job can be scheduled and no arrival is pending (" +
+                        std::to_string(empty_rounds_) + " empty rounds in a row)";
       break;
     }
     ProcessCompletions();

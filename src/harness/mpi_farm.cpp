@@ -578,8 +578,12 @@ int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& wo
   } catch (const std::exception& error) {
     // Workers may be waiting on rank 0: end the whole job rather than hang. Shards written so
     // far stay valid; rerunning resumes.
-    std::fprintf(stderr, "adaptsim: error: %s\n", error.what());
+    std::fprintf(stderr,
+                 "adaptsim: error: %s\nadaptsim: the finished tasks are kept in %s.shards; rerun "
+                 "the same command to resume\n",
+                 PrintableText(error.what()).c_str(), options.out_path.c_str());
     std::fflush(stderr);
+    if (world.size() == 1) return 1;  // nobody waits on a single rank
     world.abort(1);
   }
   return 1;

@@ -13,11 +13,15 @@ namespace {
 
 const std::set<std::string>& Keys() {
   static const std::set<std::string> keys = {
-      "format",           "window_start",   "window_start_s", "window_length_s",
-      "virtual_clusters", "min_duration_s", "pollux_filter",  "skip_unsimulable",
-      "model_seed",       "mapping",        "mode_mix",       "accordion_min_duration_s"};
+      "format",           "window_start",      "window_start_s", "window_length_s",
+      "virtual_clusters", "min_duration_s",    "pollux_filter",  "skip_unsimulable",
+      "model_seed",       "mapping",           "mode_mix",       "accordion_min_duration_s",
+      "sample_jobs",      "sample_start_hour", "sample_hours"};
   return keys;
 }
+
+/// Keys written only when the artifact-style sample is on (so earlier task ids are unchanged).
+const char* const kSampleKeys[] = {"sample_jobs", "sample_start_hour", "sample_hours"};
 
 /// Reads `production.KEY` of `json` with messages naming it.
 struct Fields {
@@ -126,6 +130,10 @@ std::string ProductionLabel(const ProductionSource& source) {
   if (select.window_length_s > 0) label << " +" << select.window_length_s << 's';
   for (const std::string& cluster : select.virtual_clusters) label << " vc=" << cluster;
   if (select.pollux_filter) label << " pollux_filter";
+  if (select.sample_jobs > 0) {
+    label << " sample=" << select.sample_jobs << '@' << select.sample_start_hour << "h+"
+          << select.sample_hours << 'h';
+  }
   label << " model_seed=" << source.rule.seed;
   return label.str();
 }
@@ -143,18 +151,24 @@ nlohmann::json ProductionSource::ToJson() const {
     mapping.push_back(
         {{"max_gpu_time_h", BoundJson(bucket.max_gpu_time_h)}, {"models", bucket.models}});
   }
-  return {{"format", ToString(format)},
-          {"window_start", select.window_start},
-          {"window_start_s", select.window_start_s},
-          {"window_length_s", select.window_length_s},
-          {"virtual_clusters", select.virtual_clusters},
-          {"min_duration_s", select.min_duration_s},
-          {"pollux_filter", select.pollux_filter},
-          {"skip_unsimulable", select.skip_unsimulable},
-          {"model_seed", rule.seed},
-          {"mapping", std::move(mapping)},
-          {"mode_mix", rule.mode_mix},
-          {"accordion_min_duration_s", rule.accordion_min_duration_s}};
+  nlohmann::json json = {{"format", ToString(format)},
+                         {"window_start", select.window_start},
+                         {"window_start_s", select.window_start_s},
+                         {"window_length_s", select.window_length_s},
+                         {"virtual_clusters", select.virtual_clusters},
+                         {"min_duration_s", select.min_duration_s},
+                         {"pollux_filter", select.pollux_filter},
+                         {"skip_unsimulable", select.skip_unsimulable},
+                         {"model_seed", rule.seed},
+                         {"mapping", std::move(mapping)},
+                         {"mode_mix", rule.mode_mix},
+                         {"accordion_min_duration_s", rule.accordion_min_duration_s}};
+  if (select.sample_jobs > 0) {
+    json["sample_jobs"] = select.sample_jobs;
+    json["sample_start_hour"] = select.sample_start_hour;
+    json["sample_hours"] = select.sample_hours;
+  }
+  return json;
 }
 
 ProductionSource ProductionSource::FromJson(const nlohmann::json& json,
@@ -175,6 +189,18 @@ ProductionSource ProductionSource::FromJson(const nlohmann::json& json,
   select.min_duration_s = fields.Number("min_duration_s");
   select.pollux_filter = fields.Boolean("pollux_filter");
   select.skip_unsimulable = fields.Boolean("skip_unsimulable");
+  // The sample's keys are optional (absent = no sample); the hours default to the artifact's.
+  for (const char* key : kSampleKeys) {
+    if (json.contains(key) && !json[key].is_number_integer())
+      fields.Fail(key, "expected an integer");
+  }
+  select.sample_jobs = json.value("sample_jobs", 0);
+  select.sample_start_hour = json.value("sample_start_hour", select.sample_start_hour);
+  select.sample_hours = json.value("sample_hours", select.sample_hours);
+  if (select.sample_jobs == 0 &&
+      (json.contains("sample_start_hour") || json.contains("sample_hours"))) {
+    fields.Fail("sample_jobs", "sample_start_hour and sample_hours need sample_jobs >= 1");
+  }
   const nlohmann::json& seed = fields.Get("model_seed");
   if (!seed.is_number_unsigned()) fields.Fail("model_seed", "expected an integer >= 0");
   source.rule.seed = seed.get<std::uint64_t>();
@@ -203,6 +229,7 @@ ProductionSource ProductionSource::FromJson(const nlohmann::json& json,
 ProductionLogOptions ProductionSource::LogOptions(int cluster_gpus) const {
   ProductionLogOptions options = select;
   options.cluster_gpus = cluster_gpus;
+  options.sample_seed = rule.seed;  // the model seed keys the sample too, as in the artifact
   return options;
 }
 
@@ -223,6 +250,8 @@ std::map<std::string, std::int64_t> ProductionInputStatistics(const ProductionLo
           {"pollux_filtered", stats.pollux_filtered},
           {"skipped_too_many_gpus", stats.skipped_too_many_gpus},
           {"skipped_zero_duration", stats.skipped_zero_duration},
+          {"outside_sample_hours", stats.outside_sample_hours},
+          {"not_sampled", stats.not_sampled},
           {"selected", stats.selected},
           {"skipped_unsupported", skipped_unsupported},
           {"skipped_no_work", skipped_no_work},

@@ -1,17 +1,21 @@
 #include "shard_directory.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/harness.hpp"
 #include "adaptsim/utc_timestamp.hpp"
+#include "checksum.hpp"
 #include "content_hash.hpp"
 
 namespace adaptsim {
@@ -27,12 +31,16 @@ bool IsShardName(const std::string& name) {
   return name.find_first_not_of("0123456789abcdef") == 32;
 }
 
-/// The name (without ".h5") of the shard holding `records`.
-std::string ShardName(const std::vector<TaskRecord>& records) {
-  if (records.size() == 1) return records.front().task_id;
-  std::string ids;
-  for (const TaskRecord& record : records) ids += record.task_id + "\n";
-  return BytesContentHash(ids);
+/// The name (without ".h5") of the shard holding the tasks `ids`, in the order stored.
+std::string ShardName(const std::vector<std::string>& ids) {
+  if (ids.size() == 1) return ids.front();
+  std::string joined;
+  for (const std::string& id : ids) joined += id + "\n";
+  return BytesContentHash(joined);
+}
+
+std::string SystemError() {
+  return std::strerror(errno);
 }
 
 }  // namespace
@@ -58,6 +66,12 @@ void ShardDirectory::Open() {
       fs::remove(entry.path(), error);
     }
   }
+  // The folder must take new files (a read-only file system or folder fails here, before any
+  // task runs, rather than when the first result arrives).
+  std::string path = (fs::path(dir_) / kManifest).string();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw StoreError("cannot write in '" + dir_ + "': " + SystemError());
+  ::close(fd);
 }
 
 void ShardDirectory::RemoveAll() {
@@ -66,42 +80,129 @@ void ShardDirectory::RemoveAll() {
   if (error) throw StoreError("cannot remove '" + dir_ + "': " + error.message());
 }
 
+std::vector<ShardDirectory::Line> ShardDirectory::ReadManifest() const {
+  std::vector<Line> lines;
+  std::ifstream manifest(fs::path(dir_) / kManifest);
+  std::string text;
+  while (std::getline(manifest, text)) {
+    nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!json.is_object() || !json["id"].is_string()) continue;
+    Line line;
+    try {
+      line.id = json["id"].get<std::string>();
+      line.shard = json["shard"].is_string() ? json["shard"].get<std::string>()
+                                             : line.id;  // lines written before batches
+      if (json["status"].is_string()) {
+        line.status = ParseTaskStatus(json["status"].get<std::string>());
+      }
+      if (json["detail"].is_string()) {
+        line.detail =
+            ParseResultDetail(json["detail"].get<std::string>()).value_or(ResultDetail::kFull);
+      }
+      if (json.contains("sha256")) line.sha256 = json["sha256"].get<std::string>();
+      if (json.contains("task_index")) line.task_index = json["task_index"].get<int>();
+    } catch (const std::exception&) {
+      continue;  // a line this version cannot read: the shard itself is read instead
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+std::set<std::string> ShardDirectory::ShardsOnDisk() const {
+  std::set<std::string> names;
+  if (!fs::is_directory(dir_)) return names;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    std::string name = entry.path().filename().string();
+    if (IsShardName(name) && rejected_.count(name.substr(0, 32)) == 0) {
+      names.insert(name.substr(0, 32));
+    }
+  }
+  return names;
+}
+
+std::vector<CorruptShard> ShardDirectory::Verify(bool quarantine) {
+  struct Logged {
+    std::vector<CorruptShard::Task> tasks;
+    std::string sha256;  // of the shard's last write
+  };
+  std::map<std::string, Logged> logged;
+  for (const Line& line : ReadManifest()) {
+    Logged& shard = logged[line.shard];
+    auto same = [&](const CorruptShard::Task& task) { return task.id == line.id; };
+    auto it = std::find_if(shard.tasks.begin(), shard.tasks.end(), same);
+    if (it == shard.tasks.end()) {
+      shard.tasks.push_back({line.id, line.task_index});
+    } else {
+      it->task_index = line.task_index;
+    }
+    shard.sha256 = line.sha256;
+  }
+  std::vector<CorruptShard> corrupt;
+  for (const std::string& name : ShardsOnDisk()) {
+    const std::string path = (fs::path(dir_) / (name + ".h5")).string();
+    auto it = logged.find(name);
+    CorruptShard bad{path, "", {}};
+    if (it != logged.end()) bad.tasks = it->second.tasks;
+    if (it != logged.end() && !it->second.sha256.empty()) {
+      std::string actual = FileSha256Hex(path);
+      if (actual != it->second.sha256) {
+        std::error_code error;
+        bad.reason = "its SHA-256 is " + actual + ", the manifest recorded " + it->second.sha256 +
+                     " (" + std::to_string(fs::file_size(path, error)) +
+                     " bytes on disk: truncated or altered)";
+      }
+    } else {
+      // No checksum to compare: the shard must at least read as a results file holding the
+      // tasks its name stands for.
+      try {
+        std::vector<SummaryRow> rows = ReadSummary(path);
+        std::vector<std::string> ids;
+        for (const SummaryRow& row : rows) ids.push_back(row.task_id);
+        if (ids.empty() || ShardName(ids) != name) {
+          bad.reason = "it does not hold the tasks its name stands for";
+        }
+        if (it == logged.end()) {
+          for (const SummaryRow& row : rows) bad.tasks.push_back({row.task_id, -1});
+        }
+        ReadFileDetail(path);
+      } catch (const StoreError& error) {
+        bad.reason = std::string("it cannot be read (") + error.what() + ")";
+      }
+    }
+    if (bad.reason.empty()) continue;
+    rejected_.insert(name);
+    if (quarantine) {
+      std::string moved = path + ".corrupt";
+      if (std::rename(path.c_str(), moved.c_str()) != 0) {
+        throw StoreError("cannot rename corrupt shard '" + path + "': " + SystemError());
+      }
+    }
+    corrupt.push_back(std::move(bad));
+  }
+  return corrupt;
+}
+
 std::map<std::string, ShardDirectory::Stored> ShardDirectory::Index(
     std::vector<std::string>* shard_paths) const {
-  std::set<std::string> on_disk;  // shard names
-  if (fs::is_directory(dir_)) {
-    for (const auto& entry : fs::directory_iterator(dir_)) {
-      std::string name = entry.path().filename().string();
-      if (IsShardName(name)) on_disk.insert(name.substr(0, 32));
-    }
-  }
+  const std::set<std::string> on_disk = ShardsOnDisk();
   std::map<std::string, Stored> index;
-  std::vector<std::string> order;  // shards with manifest lines, in the order they were written
-  std::set<std::string> listed;
-  std::ifstream manifest(fs::path(dir_) / kManifest);
-  std::string line;
-  while (std::getline(manifest, line)) {
-    nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!entry.is_object() || !entry["id"].is_string() || !entry["status"].is_string()) continue;
-    const std::string id = entry["id"].get<std::string>();
-    const std::string shard = entry.contains("shard") && entry["shard"].is_string()
-                                  ? entry["shard"].get<std::string>()
-                                  : id;       // lines written before batches
-    if (on_disk.count(shard) == 0) continue;  // lost with its shard: the task reruns
-    Stored stored;
-    try {
-      stored.status = ParseTaskStatus(entry["status"].get<std::string>());
-    } catch (const std::invalid_argument&) {
-      continue;  // a line this version cannot read: the shard itself is read below
-    }
-    std::optional<ResultDetail> detail;  // lines written before detail levels: full
-    if (entry["detail"].is_string()) detail = ParseResultDetail(entry["detail"].get<std::string>());
-    stored.detail = detail.value_or(ResultDetail::kFull);
-    index[id] = stored;  // last wins
-    if (listed.insert(shard).second) order.push_back(shard);
+  std::map<std::string, std::size_t> last_line;  // shard -> its last line: the write order
+  std::size_t number = 0;
+  for (const Line& line : ReadManifest()) {
+    ++number;
+    if (on_disk.count(line.shard) == 0) continue;  // lost or rejected with its shard: reruns
+    if (!line.status) continue;                    // the shard itself is read below
+    index[line.id] = {*line.status, line.detail};  // last wins
+    last_line[line.shard] = number;
   }
+  std::vector<std::string> order;
+  for (const auto& [shard, line] : last_line) order.push_back(shard);
+  std::sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
+    return last_line.at(a) < last_line.at(b);
+  });
   for (const std::string& shard : on_disk) {  // no manifest line: written last, read it
-    if (listed.count(shard) > 0) continue;
+    if (last_line.count(shard) > 0) continue;
     std::string path = (fs::path(dir_) / (shard + ".h5")).string();
     ResultDetail detail = ReadFileDetail(path);
     for (const SummaryRow& row : ReadSummary(path)) index[row.task_id] = {row.status, detail};
@@ -137,14 +238,19 @@ std::map<std::string, ResultDetail> ShardDirectory::Details() const {
 void ShardDirectory::Write(const std::vector<TaskRecord>& records, const Provenance& provenance,
                            const std::vector<unsigned char>& image) {
   if (records.empty()) return;
-  const std::string name = ShardName(records);
+  std::vector<std::string> ids;
+  for (const TaskRecord& record : records) ids.push_back(record.task_id);
+  const std::string name = ShardName(ids);
   const std::string path = (fs::path(dir_) / (name + ".h5")).string();
-  WriteShardImage(path, image.empty() ? EncodeShard(records, provenance) : image);
-  AppendManifest(records, name);
+  std::vector<unsigned char> encoded;
+  if (image.empty()) encoded = EncodeShard(records, provenance);
+  const std::vector<unsigned char>& bytes = image.empty() ? encoded : image;
+  WriteShardImage(path, bytes);
+  AppendManifest(records, name, Sha256Hex(bytes.data(), bytes.size()));
 }
 
 void ShardDirectory::AppendManifest(const std::vector<TaskRecord>& records,
-                                    const std::string& shard) {
+                                    const std::string& shard, const std::string& sha256) {
   std::string text;
   const std::string now = UtcTimestamp();
   for (const TaskRecord& record : records) {
@@ -154,18 +260,27 @@ void ShardDirectory::AppendManifest(const std::vector<TaskRecord>& records,
                             {"rank", record.rank},
                             {"wall_time_s", record.result.wall_time_s},
                             {"detail", ToString(record.detail)},
+                            {"sha256", sha256},
                             {"finished_utc", now},
                             {"shard", shard}};
     text += entry.dump() + "\n";
   }
   std::string path = (fs::path(dir_) / kManifest).string();
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (fd < 0) throw StoreError("cannot open '" + path + "'");
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw StoreError("cannot open '" + path + "': " + SystemError());
+  struct stat before {};
+  ::fstat(fd, &before);
   // No fsync: the manifest is an index. Lines lost in a node failure are recovered from the
   // shard itself (Index() reads shards without lines), so only the shard is synced.
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ssize_t written = ::write(fd, text.data(), text.size());
+  std::string failure = written < 0 ? SystemError() : "short write (disk full?)";
+  if (written != static_cast<ssize_t>(text.size())) {
+    // A torn line would swallow the next one appended after it: cut it off again.
+    if (::ftruncate(fd, before.st_size) != 0) failure += "; the manifest keeps a torn last line";
+    ::close(fd);
+    throw StoreError("cannot append to '" + path + "': " + failure);
+  }
   ::close(fd);
-  if (!ok) throw StoreError("cannot append to '" + path + "'");
 }
 
 }  // namespace adaptsim

@@ -43,6 +43,8 @@ void Apply(const std::string& key, const nlohmann::json& value, TaskConfig& task
     sim.allocation_reset_interval_s = value.get<double>();
   } else if (key == "max_failed_attempts") {
     sim.max_failed_attempts = value.get<int>();
+  } else if (key == "idle_round_start") {
+    sim.idle_round_start = ParseIdleRoundStart(value.get<std::string>());
   } else {
     // "<policy>.<option>": the last dot, as a Python policy's name has dots of its own.
     std::size_t dot = key.rfind('.');

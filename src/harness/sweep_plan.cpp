@@ -47,6 +47,42 @@ void Order(SweepPlan& plan, DispatchOrder order) {
   if (order == DispatchOrder::kShortestFirst) by_cost(false);
 }
 
+/// One warning per task of each corrupt shard, naming the shard and the task.
+void ReportCorrupt(const SweepPlan& plan, const std::vector<CorruptShard>& corrupt, bool dry_run) {
+  std::set<int> pending(plan.pending.begin(), plan.pending.end());
+  for (const CorruptShard& shard : corrupt) {
+    std::string moved = dry_run ? std::string("left in place (--dry-run)")
+                                : "moved to '" + shard.path + ".corrupt'";
+    if (shard.tasks.empty()) {  // no manifest lines and unreadable: its tasks are not known
+      std::fprintf(stderr,
+                   "adaptsim: warning: shard '%s' is corrupt: %s; %s; the tasks it held are "
+                   "not finished\n",
+                   shard.path.c_str(), shard.reason.c_str(), moved.c_str());
+    }
+    for (const CorruptShard::Task& held : shard.tasks) {
+      std::string task = "a task not in this spec (id " + held.id + ", task_index " +
+                         std::to_string(held.task_index) + " in its manifest)";
+      std::string fate = "its task is not in this spec";
+      for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+        const PlannedTask& t = plan.tasks[i];
+        if (t.id != held.id) continue;
+        task = "task " + std::to_string(i) + " (id " + t.id + ", policy " + t.config.policy + ", " +
+               std::to_string(t.config.simulation.num_gpus) + " GPUs, seed " +
+               std::to_string(t.config.seed) + ")";
+        if (pending.count(static_cast<int>(i)) > 0) {
+          fate = dry_run ? "its task would run again" : "its task runs again";
+        } else {
+          fate = "its task keeps an older stored result (" +
+                 std::string(t.state ? ToString(*t.state) : "none") + ")";
+        }
+      }
+      std::fprintf(stderr, "adaptsim: warning: shard '%s' of %s is corrupt: %s; %s; %s\n",
+                   shard.path.c_str(), task.c_str(), shard.reason.c_str(), moved.c_str(),
+                   fate.c_str());
+    }
+  }
+}
+
 }  // namespace
 
 void SweepCommandOptions::Validate() const {
@@ -62,9 +98,15 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   SweepSpec spec = LoadSweepSpec(options.spec_path);
   fs::path out(options.out_path);
   if (out.has_parent_path() && !fs::is_directory(out.parent_path())) {
-    throw InputError(options.out_path, 0, "--out", "directory does not exist");
+    throw InputError(
+        options.out_path, 0, "--out",
+        "folder '" + out.parent_path().string() + "' does not exist or is not a folder");
+  }
+  if (fs::is_directory(out)) {
+    throw InputError(options.out_path, 0, "--out", "is a folder; --out names the results file");
   }
   SweepPlan plan;
+  if (!options.dry_run) plan.lock = std::make_shared<OutputLock>(options.out_path);
   plan.name = spec.name;
   plan.out_path = options.out_path;
   plan.detail = options.detail.value_or(spec.detail.value_or(kDefaultSweepDetail));
@@ -74,6 +116,8 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
     shards.RemoveAll();
     fs::remove(out);
   }
+  if (!options.dry_run) shards.Open();  // a folder that takes no file fails before any task
+  std::vector<CorruptShard> corrupt = shards.Verify(/*quarantine=*/!options.dry_run);
   std::map<std::string, Stored> done = ReadOldOut(options.out_path, plan.merge_old_out);
   std::map<std::string, ResultDetail> shard_details = shards.Details();
   for (const auto& [id, status] : shards.Finished()) {  // shards are newer
@@ -94,6 +138,7 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
     plan.tasks.push_back(std::move(task));
   }
   Order(plan, options.order);
+  ReportCorrupt(plan, corrupt, options.dry_run);
   return plan;
 }
 

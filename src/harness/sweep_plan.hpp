@@ -4,12 +4,14 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "adaptsim/harness.hpp"
 #include "adaptsim/sweep.hpp"
+#include "output_lock.hpp"
 #include "shard_directory.hpp"
 
 namespace adaptsim {
@@ -31,11 +33,17 @@ struct SweepPlan {
   ResultDetail detail = kDefaultSweepDetail;  ///< --detail, else the spec's, else the default
   /// --out existed and was readable: its tasks count as finished and it is a merge source.
   bool merge_old_out = false;
+  /// The lock on --out, held while the plan lives (none for --dry-run).
+  std::shared_ptr<OutputLock> lock;
 };
 
-/// Validates options and spec, applies --force (deletes --out and its shards), reads what is
-/// finished (shards, then an existing --out) and orders the rest. Throws InputError for bad
-/// input, StoreError for unreadable shards.
+/// Validates options and spec; unless --dry-run, locks --out (OutputLock: another sweep on it is
+/// refused), applies --force (deletes --out and its shards) and checks that the shard folder
+/// takes files. Then verifies the shards (ShardDirectory::Verify: a corrupt one is reported on
+/// stderr task by task, set aside and all its tasks planned again), reads what is finished (shards,
+/// then an existing --out) and orders the rest. Throws InputError for bad input (also an --out
+/// folder that cannot be written), StoreError for unreadable shard folders, std::runtime_error when
+/// another sweep holds the lock.
 SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count);
 
 /// `--dry-run`: one line per task (index, id, policy, gpus, seed, cost, state, trace, options)

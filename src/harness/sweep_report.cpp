@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "adaptsim/error.hpp"
 #include "display_names.hpp"
 
 namespace adaptsim {
@@ -98,12 +99,15 @@ void Progress::Finished(const TaskRecord& record, double cost) {
                 TraceName(config.trace_path).c_str(),
                 config.policy_options.empty() ? "" : config.policy_options.dump().c_str(),
                 record.result.wall_time_s, record.rank);
+  // Names and messages quote input files: printed with control characters escaped.
+  std::string line = PrintableText(task);
+  std::string message = PrintableText(record.result.message);
   if (tty_) {
-    if (bad) std::fprintf(out_, "\r\033[K%s: %s\n", task, record.result.message.c_str());
+    if (bad) std::fprintf(out_, "\r\033[K%s: %s\n", line.c_str(), message.c_str());
     std::fprintf(out_, "\r\033[Kadaptsim: %s", Status().c_str());
   } else {
-    std::fprintf(out_, "adaptsim: %s %s", Status().c_str(), task);
-    if (bad) std::fprintf(out_, ": %s", record.result.message.c_str());
+    std::fprintf(out_, "adaptsim: %s %s", Status().c_str(), line.c_str());
+    if (bad) std::fprintf(out_, ": %s", message.c_str());
     std::fprintf(out_, "\n");
   }
   std::fflush(out_);

@@ -34,6 +34,7 @@ const std::vector<std::string>& AxisKeys() {
                                                 "restart_slack_s",
                                                 "allocation_reset_interval_s",
                                                 "max_failed_attempts",
+                                                "idle_round_start",
                                                 "seeds"};
   return keys;
 }
@@ -193,9 +194,10 @@ const std::string kProductionPrefix = "production.";
 /// The keys of `[production]`, as in ProductionSource::ToJson (`model_seed` is the model seed).
 const std::set<std::string>& ProductionKeys() {
   static const std::set<std::string> keys = {
-      "format",           "window_start",   "window_start_s", "window_length_s",
-      "virtual_clusters", "min_duration_s", "pollux_filter",  "skip_unsimulable",
-      "model_seed",       "mapping",        "mode_mix",       "accordion_min_duration_s"};
+      "format",           "window_start",      "window_start_s", "window_length_s",
+      "virtual_clusters", "min_duration_s",    "pollux_filter",  "skip_unsimulable",
+      "model_seed",       "mapping",           "mode_mix",       "accordion_min_duration_s",
+      "sample_jobs",      "sample_start_hour", "sample_hours"};
   return keys;
 }
 
@@ -233,6 +235,10 @@ nlohmann::json ReadProductionValue(const Reader& reader, const std::string& key,
     return *node.value<bool>();
   }
   if (key == "model_seed") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
+  if (key == "sample_jobs") return ReadInteger(reader, node, field, 0);  // 0 = no sample
+  if (key == "sample_start_hour" || key == "sample_hours") {
+    return ReadInteger(reader, node, field, 0);  // ranges: ProductionSource::FromJson
+  }
   if (key == "virtual_clusters") {
     if (node.is_string()) return nlohmann::json::array({*node.value<std::string>()});
     const toml::array* ids = node.as_array();
@@ -290,6 +296,16 @@ nlohmann::json ReadValue(const Reader& reader, const std::string& key, const tom
     return ReadProductionValue(reader, key.substr(kProductionPrefix.size()), node, field);
   }
   if (key.find('.') != std::string::npos) return ToJson(node);  // policy option
+  if (key == "idle_round_start") {
+    const auto* text = node.as_string();
+    if (text == nullptr) reader.WrongType(node, field, "\"reference\" or \"arrival\"");
+    try {
+      ParseIdleRoundStart(text->get());
+    } catch (const InputError& error) {
+      reader.Throw(node, field, BareMessage(error));
+    }
+    return text->get();
+  }
   if (key == "round_duration_s" || key == "deadline_factor") {
     return ReadPositiveNumber(reader, node, field);
   }
@@ -343,6 +359,12 @@ void CollectOptions(const Reader& reader, const toml::node& node, const std::str
   collected.policy_tables[policy] = &node;
   collected.policy_fields[policy] = field;
   for (const auto& [option, value] : *node.as_table()) {
+    // An axis key is split at its last dot (the policy's name may hold dots): an option name
+    // with a dot would silently become another policy's option.
+    if (option.str().find('.') != std::string_view::npos) {
+      reader.Throw(value, field + "." + std::string(option.str()),
+                   "an option name cannot contain '.'");
+    }
     out.push_back({policy + "." + std::string(option.str()),
                    field + "." + std::string(option.str()), &value});
   }

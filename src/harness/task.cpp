@@ -24,6 +24,7 @@ namespace {
 const std::set<std::string>& CanonicalKeys() {
   static const std::set<std::string> keys = {"allocation_reset_interval_s",
                                              "deadline_factor",
+                                             "idle_round_start",
                                              "max_failed_attempts",
                                              "max_rounds",
                                              "num_gpus",
@@ -116,6 +117,10 @@ nlohmann::json TaskConfig::ToJson() const {
   json["allocation_reset_interval_s"] = simulation.allocation_reset_interval_s;
   json["max_failed_attempts"] = simulation.max_failed_attempts;
   json["max_rounds"] = simulation.max_rounds;
+  // Written only when not the reference's, so the ids of earlier tasks do not change.
+  if (simulation.idle_round_start != IdleRoundStart::kReference) {
+    json["idle_round_start"] = IdleRoundStartName(simulation.idle_round_start);
+  }
   if (production) json["production"] = production->ToJson();
   return json;
 }
@@ -147,6 +152,12 @@ TaskConfig TaskConfig::FromJson(const nlohmann::json& json, const std::string& c
   sim.allocation_reset_interval_s = GetNumber(json, context, "allocation_reset_interval_s");
   sim.max_failed_attempts = static_cast<int>(GetInteger(json, context, "max_failed_attempts"));
   sim.max_rounds = GetInteger(json, context, "max_rounds");
+  if (auto idle = OptionalString(json, context, "idle_round_start"); !idle.empty()) {
+    if (idle != "reference" && idle != "arrival") {
+      throw InputError(context, 0, "idle_round_start", "expected \"reference\" or \"arrival\"");
+    }
+    sim.idle_round_start = ParseIdleRoundStart(idle);
+  }
   if (auto it = json.find("production"); it != json.end()) {
     task.production = ProductionSource::FromJson(*it, context);
   }

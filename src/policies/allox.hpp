@@ -14,6 +14,14 @@
 // The exact-1.0 test and the perpetual 1/s_i of multi-GPU jobs look like bugs but shape the
 // baseline; they are kept (docs/policies.md §7.2). Σ x_i may exceed C; the mechanism arbitrates.
 // A zero throughput is rejected (the reference silently uses 1e-10, `:117-118`).
+// Scale: the matrix has m'·n·m' cells (10^9 at 1,024 free GPUs and 1,024 jobs, 8 GB). Above
+// `exact_assignment_max_cells` the same optimum is computed from the structure instead: the cost
+// of a column depends only on its position ℓ, so an optimal assignment gives the n jobs with the
+// largest N_i/T_i position 0, the next n position 1, … (rearrangement inequality); the k jobs at
+// the last position ℓ_max run, and the other n − k workers run the n − k shortest jobs at
+// ℓ_max − 1. Which jobs at ℓ_max − 1 share a worker with a job at ℓ_max does not change the cost,
+// so SciPy may pick other ones: an equally optimal assignment with another tie-break
+// (docs/policies.md §3.4).
 #pragma once
 
 #include <map>
@@ -23,8 +31,12 @@
 namespace adaptsim {
 
 struct AlloXOptions {
-  double alpha = 0.2;     ///< share of unallocated jobs considered; finite, >= 0
-  void Validate() const;  ///< throws InputError(field=allox.alpha)
+  double alpha = 0.2;  ///< share of unallocated jobs considered; finite, >= 0
+  /// Largest assignment matrix (m'·n·m' cells) solved by the SciPy-exact LSAP; larger ones use
+  /// the structured optimum. 2^22 cells (32 MiB) keeps the 120-, 460- and 900-job runs exact.
+  double exact_assignment_max_cells = 4194304.0;
+  void Validate()
+      const;  ///< throws InputError(field=allox.alpha / allox.exact_assignment_max_cells)
 };
 
 class AlloXPolicy final : public AllocationPolicy {

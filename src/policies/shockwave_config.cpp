@@ -141,7 +141,7 @@ ShockwaveConfig ShockwaveConfigFromOptions(const nlohmann::json& options,
   if (options.contains("config")) {
     const nlohmann::json& path = options.at("config");
     if (!path.is_string()) throw InputError(context, 0, "shockwave.config", "expected a path");
-    config = ReadShockwaveConfig(path.get<std::string>());
+    if (!path.get<std::string>().empty()) config = ReadShockwaveConfig(path.get<std::string>());
     overrides.erase("config");
   }
   ApplyShockwaveJson(overrides, context, config);

@@ -13,6 +13,7 @@ namespace py = pybind11;
 namespace adaptsim {
 
 void BindPolicyView(py::module_& module) {
+  BindIntervalPolicyView(module);
   if (py::detail::get_type_info(typeid(ClusterState))) return;  // bound in this interpreter
   py::class_<JobSpec>(module, "JobSpec", "One job of the trace (read-only).")
       .def_readonly("id", &JobSpec::id)

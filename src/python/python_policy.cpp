@@ -1,4 +1,5 @@
-// The "py" policy scheme: Python classes as round-engine policies (adaptsim/python_policy.hpp).
+// The "py" policy scheme: Python classes as round- and interval-engine policies
+// (adaptsim/python_policy.hpp).
 #include "adaptsim/python_policy.hpp"
 
 #include <map>
@@ -10,8 +11,10 @@
 #include <pybind11/stl.h>
 
 #include "adaptsim/cluster_state.hpp"
+#include "adaptsim/interval_policy.hpp"
 #include "adaptsim/policy.hpp"
 #include "adaptsim/registry.hpp"
+#include "python_adapters.hpp"
 
 namespace py = pybind11;
 
@@ -29,7 +32,10 @@ void EnsureInterpreter() {
 /// Binds the view types (BindPolicyView) into a module of their own unless the `adaptsim` Python
 /// module already did. Call with the GIL held.
 void EnsureView() {
-  if (py::detail::get_type_info(typeid(ClusterState))) return;
+  if (py::detail::get_type_info(typeid(ClusterState)) &&
+      py::detail::get_type_info(typeid(IntervalClusterView))) {
+    return;
+  }
   py::module_ view = py::module_::import("types").attr("ModuleType")("adaptsim_view");
   BindPolicyView(view);
   py::module_::import("sys").attr("modules")["adaptsim_view"] = view;
@@ -48,10 +54,14 @@ std::string Traceback(py::error_already_set& error) {
   }
 }
 
+}  // namespace
+
 [[noreturn]] void ThrowPolicyError(py::error_already_set& error, const std::string& name,
                                    const std::string& where) {
   throw PythonPolicyError(name, 0, where, Traceback(error));
 }
+
+namespace {
 
 struct ParsedName {
   std::string module;
@@ -165,17 +175,27 @@ class PythonRoundScheduler final : public RoundScheduler {
   std::string name_;
 };
 
+/// The engine a Python policy class runs on: optimize(cluster) -> the interval engine;
+/// compute_allocation(state) or plan_round(state) -> the round engine. Throws InputError(context)
+/// for a class with none of them.
+EngineKind EngineOf(const py::object& cls, const std::string& name, const std::string& context) {
+  if (py::hasattr(cls, "optimize")) return EngineKind::kInterval;
+  if (py::hasattr(cls, "compute_allocation") || py::hasattr(cls, "plan_round")) {
+    return EngineKind::kRound;
+  }
+  throw InputError(context, 0, "policy",
+                   "'" + name +
+                       "' has none of compute_allocation(state), plan_round(state) (round "
+                       "engine) or optimize(cluster) (interval engine)");
+}
+
 PolicyInfo Describe(const std::string& name, const std::string& context) {
   EnsureInterpreter();
   py::gil_scoped_acquire gil;
   py::object cls = ImportClass(name, context);
-  if (!py::hasattr(cls, "compute_allocation") && !py::hasattr(cls, "plan_round")) {
-    throw InputError(context, 0, "policy",
-                     "'" + name + "' has neither compute_allocation(state) nor plan_round(state)");
-  }
   PolicyInfo info;
   info.name = name;
-  info.engine = EngineKind::kRound;
+  info.engine = EngineOf(cls, name, context);
   py::object doc = cls.attr("__doc__");
   if (!doc.is_none()) {
     std::string text = doc.cast<std::string>();
@@ -193,21 +213,27 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
   py::gil_scoped_acquire gil;
   EnsureView();
   py::object cls = ImportClass(name, context);
+  const EngineKind engine = EngineOf(cls, name, context);
+  // The interval engine reads its own keys (interval_s, ...) from the options; the class gets
+  // the rest.
+  nlohmann::json class_options = options;
+  if (engine == EngineKind::kInterval && class_options.is_object()) {
+    for (const PolicyOption& option : IntervalEngineOptions()) class_options.erase(option.name);
+  }
   py::object policy;
   try {
-    py::dict kwargs = py::module_::import("json").attr("loads")(options.dump());
+    py::dict kwargs = py::module_::import("json").attr("loads")(class_options.dump());
     policy = cls(**kwargs);
   } catch (py::error_already_set& error) {
     ThrowPolicyError(error, name, "options");
   }
+  if (engine == EngineKind::kInterval) {
+    return PolicyInstance(MakePythonIntervalPolicy(std::move(policy), name));
+  }
   if (py::hasattr(policy, "compute_allocation")) {
     return PolicyInstance(std::make_unique<PythonAllocationPolicy>(std::move(policy), name));
   }
-  if (py::hasattr(policy, "plan_round")) {
-    return PolicyInstance(std::make_unique<PythonRoundScheduler>(std::move(policy), name));
-  }
-  throw InputError(context, 0, "policy",
-                   "'" + name + "' has neither compute_allocation(state) nor plan_round(state)");
+  return PolicyInstance(std::make_unique<PythonRoundScheduler>(std::move(policy), name));
 }
 
 /// SHA-1 of the source file of the class's module, or of the class's source when the module has

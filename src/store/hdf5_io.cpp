@@ -1,7 +1,13 @@
 #include "hdf5_io.hpp"
 
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 
@@ -12,11 +18,46 @@ namespace {
 
 constexpr hsize_t kChunkRows = 64;
 
+/// Ends the process with status 1 before HDF5's own clean-up runs.
+void ExitBeforeHdf5Cleanup() {
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+/// HDF5 1.10.8 keeps a file whose H5Fclose failed half-closed, and its clean-up at exit
+/// (H5_term_library) then crashes on it. The callers report the failure and end the process
+/// with status 1; this makes sure it ends so without the crash (an atexit handler registered
+/// after HDF5's runs before it).
+void ExitBeforeHdf5CleanupAfterAFailedClose() {
+  static const bool registered = std::atexit(ExitBeforeHdf5Cleanup) == 0;
+  (void)registered;
+}
+
+/// An HDF5 error stack as one line, and the operating system's text of an I/O error in it.
+struct ErrorStack {
+  std::string text;
+  std::string system_error;  ///< "No space left on device", from the file driver's entry
+  std::string innermost;     ///< the function of the deepest entry
+};
+
 herr_t CollectError(unsigned depth, const H5E_error2_t* error, void* data) {
-  auto* text = static_cast<std::string*>(data);
-  if (depth > 0) text->append("; ");
-  text->append(error->desc != nullptr ? error->desc : "?");
-  if (error->func_name != nullptr) text->append(" (").append(error->func_name).append(")");
+  auto* stack = static_cast<ErrorStack*>(data);
+  std::string desc = error->desc != nullptr ? error->desc : "?";
+  std::replace(desc.begin(), desc.end(), '\n', ' ');  // the sec2 driver's ctime() ends in one
+  if (depth > 0) stack->text.append("; ");
+  stack->text.append(desc);
+  if (error->func_name != nullptr) {
+    stack->text.append(" (").append(error->func_name).append(")");
+    stack->innermost = error->func_name;
+  }
+  // The POSIX file driver words a failed read or write as "..., errno = 28, error message =
+  // 'No space left on device', ...".
+  constexpr char kMarker[] = "error message = '";
+  std::size_t at = desc.find(kMarker);
+  if (stack->system_error.empty() && at != std::string::npos) {
+    at += sizeof(kMarker) - 1;
+    stack->system_error = desc.substr(at, desc.find('\'', at) - at);
+  }
   return 0;
 }
 
@@ -155,6 +196,18 @@ Handle::~Handle() {
   Close();
 }
 
+herr_t Handle::Release() {
+  if (id_ < 0 || closer_ == nullptr) return 0;
+  return closer_(std::exchange(id_, H5I_INVALID_HID));
+}
+
+void Handle::CloseChecked(const std::string& what) {
+  if (Release() < 0) {
+    ExitBeforeHdf5CleanupAfterAFailedClose();
+    Fail(what);
+  }
+}
+
 void Handle::Close() {
   if (id_ >= 0 && closer_ != nullptr) closer_(id_);
   id_ = H5I_INVALID_HID;
@@ -170,10 +223,13 @@ ErrorScope::~ErrorScope() {
 }
 
 void Fail(const std::string& what) {
-  std::string stack;
+  ErrorStack stack;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, CollectError, &stack);
   H5Eclear2(H5E_DEFAULT);
-  throw StoreError(stack.empty() ? what : what + ": " + stack);
+  if (!stack.system_error.empty()) {  // an I/O error: the system's words, not HDF5's 20 lines
+    throw StoreError(what + ": " + stack.system_error + " (HDF5 " + stack.innermost + ")");
+  }
+  throw StoreError(stack.text.empty() ? what : what + ": " + stack.text);
 }
 
 herr_t Check(herr_t status, const std::string& what) {
@@ -210,6 +266,31 @@ std::vector<unsigned char> FileImage(hid_t file) {
 Handle OpenFile(const std::string& path, bool writable) {
   return Handle(H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT),
                 H5Fclose, "cannot open results file '" + path + "'");
+}
+
+void DiscardFile(Handle& file) {
+  if (file.get() < 0) return;
+  void* handle = nullptr;
+  if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle != nullptr) {
+    int sink = ::memfd_create("adaptsim-discarded", MFD_CLOEXEC);
+    if (sink >= 0) {
+      ::dup2(sink, *static_cast<int*>(handle));  // the POSIX (sec2) driver's handle is its fd
+      ::close(sink);
+    }
+  }
+  // The close extends the file to its allocated size: under a file-size limit (ulimit -f) that
+  // fails even in memory, unless the soft limit can be raised to the hard one meanwhile.
+  rlimit limit{};
+  bool raised = ::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != limit.rlim_max;
+  if (raised) {
+    rlimit lifted = limit;
+    lifted.rlim_cur = limit.rlim_max;
+    raised = ::setrlimit(RLIMIT_FSIZE, &lifted) == 0;
+  }
+  herr_t closed = file.Release();
+  if (raised) ::setrlimit(RLIMIT_FSIZE, &limit);
+  H5Eclear2(H5E_DEFAULT);
+  if (closed < 0) ExitBeforeHdf5CleanupAfterAFailedClose();
 }
 
 Handle CreateGroup(hid_t parent, const std::string& name) {

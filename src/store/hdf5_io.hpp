@@ -25,6 +25,12 @@ class Handle {
   ~Handle();
 
   hid_t get() const { return id_; }
+  /// Closes now and throws StoreError(what) when the close fails (closing a file writes what
+  /// HDF5 still caches: a full disk can surface here); the process must then end with status 1
+  /// (see DiscardFile). The destructor's close ignores errors.
+  void CloseChecked(const std::string& what);
+  /// Closes now; returns the close's status (the handle is empty afterwards either way).
+  herr_t Release();
   operator hid_t() const { return id_; }  // NOLINT: handles are passed straight to H5 calls
 
  private:
@@ -57,6 +63,15 @@ Handle CreateFile(const std::string& path, bool in_memory = false);
 /// The bytes of an open file (flushed first): a complete HDF5 file image (H5Fget_file_image).
 std::vector<unsigned char> FileImage(hid_t file);
 Handle OpenFile(const std::string& path, bool writable);
+/// Closes a file (of CreateFile, on disk) whose writing failed, dropping what HDF5 still caches:
+/// its descriptor is first pointed at an anonymous in-memory file (memfd_create(2)), and a soft
+/// file-size limit is lifted to the hard one meanwhile, so that the close can write and succeed.
+/// Closing it as it is would fail again (disk still full), and HDF5 1.10.8 then keeps a
+/// half-closed file on which its clean-up at exit crashes; when even this close fails (a hard
+/// file-size limit), an atexit handler ends the process with status 1 before that clean-up.
+/// The caller must report the error and end with status 1. The file on disk is left as it is,
+/// for the caller to delete. No-op for a closed handle.
+void DiscardFile(Handle& file);
 Handle CreateGroup(hid_t parent, const std::string& name);
 Handle OpenGroup(hid_t parent, const std::string& name);
 /// True when link `name` exists directly below `parent`.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <span>
 #include <stdexcept>
@@ -303,17 +304,22 @@ namespace {
 
 using store::Handle;
 
+std::string SystemError() {
+  return std::strerror(errno);
+}
+
 /// fsync(2) of a file or directory; a failure is an error for files, ignored for directories
 /// (some filesystems refuse to fsync a directory).
 void SyncPath(const std::string& path, bool directory) {
   int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
   if (fd < 0) {
     if (directory) return;
-    throw StoreError("cannot open '" + path + "' to sync it");
+    throw StoreError("cannot open '" + path + "' to sync it: " + SystemError());
   }
   int status = ::fsync(fd);
+  std::string failure = status != 0 ? SystemError() : "";
   ::close(fd);
-  if (status != 0 && !directory) throw StoreError("fsync of '" + path + "' failed");
+  if (status != 0 && !directory) throw StoreError("fsync of '" + path + "' failed: " + failure);
 }
 
 std::string TemporaryName(const std::string& path) {
@@ -325,8 +331,9 @@ std::string TemporaryName(const std::string& path) {
 void Publish(const std::string& tmp, const std::string& path, bool sync_folder) {
   SyncPath(tmp, false);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string failure = SystemError();
     std::remove(tmp.c_str());
-    throw StoreError("cannot rename '" + tmp + "' to '" + path + "'");
+    throw StoreError("cannot rename '" + tmp + "' to '" + path + "': " + failure);
   }
   if (!sync_folder) return;
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
@@ -370,19 +377,24 @@ std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenanc
 
 void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image) {
   std::string tmp = TemporaryName(path);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw StoreError("cannot create '" + tmp + "'");
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw StoreError("cannot create '" + tmp + "': " + SystemError());
   std::size_t written = 0;
+  std::string failure;
   while (written < image.size()) {
     ssize_t n = ::write(fd, image.data() + written, image.size() - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) {
+      failure = n < 0 ? SystemError() : "nothing written";
+      break;
+    }
     written += static_cast<std::size_t>(n);
   }
   ::close(fd);
   if (written != image.size()) {
     std::remove(tmp.c_str());
-    throw StoreError("cannot write '" + tmp + "' (disk full?)");
+    throw StoreError("cannot write '" + tmp + "' (" + std::to_string(written) + " of " +
+                     std::to_string(image.size()) + " bytes written): " + failure);
   }
   // No folder sync: a shard whose rename is lost in a node failure is simply absent, and a sweep
   // reruns its task on resume. One fsync per shard instead of two.
@@ -412,55 +424,74 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
     return a->row.task_index < b->row.task_index;
   });
   std::string tmp = TemporaryName(out);
+  store::ErrorScope errors;
+  Handle file;
   try {
-    store::ErrorScope errors;
-    Handle file = store::CreateFile(tmp);
-    Handle tasks = store::CreateGroup(file, "tasks");
-    ResultDetail lowest_ok = options.provenance.detail;
-    std::vector<SummaryRow> rows;
-    // Tasks are read and rewritten rather than H5Ocopy'd: H5Ocopy of groups with many
-    // variable-length string attributes (dense attribute storage) crashes in HDF5 1.10.8.
-    // Each source is opened once and kept open while its tasks are copied (a merged --out
-    // holds thousands), so the merge stays linear in the number of tasks.
-    // Least recently used sources are closed first: the tasks of one shard (a worker's batch)
-    // are mostly neighbours in task_index order.
-    std::map<std::size_t, std::pair<Handle, std::size_t>> open_sources;  // source -> file, use
-    std::size_t uses = 0;
-    for (const Chosen* c : order) {
-      const std::string& source = options.sources[c->source];
-      auto it = open_sources.find(c->source);
-      if (it == open_sources.end()) {
-        if (open_sources.size() >= kMaxOpenSources) {
-          open_sources.erase(std::min_element(
-              open_sources.begin(), open_sources.end(),
-              [](const auto& a, const auto& b) { return a.second.second < b.second.second; }));
+    file = store::CreateFile(tmp);
+    {  // every object of `file` is closed at the end of this block, before the file itself
+      Handle tasks = store::CreateGroup(file, "tasks");
+      ResultDetail lowest_ok = options.provenance.detail;
+      std::vector<SummaryRow> rows;
+      // Tasks are read and rewritten rather than H5Ocopy'd: H5Ocopy of groups with many
+      // variable-length string attributes (dense attribute storage) crashes in HDF5 1.10.8.
+      // Each source is opened once and kept open while its tasks are copied (a merged --out
+      // holds thousands), so the merge stays linear in the number of tasks.
+      // Least recently used sources are closed first: the tasks of one shard (a worker's batch)
+      // are mostly neighbours in task_index order.
+      std::map<std::size_t, std::pair<Handle, std::size_t>> open_sources;  // source -> file, use
+      std::size_t uses = 0;
+      for (const Chosen* c : order) {
+        const std::string& source = options.sources[c->source];
+        auto it = open_sources.find(c->source);
+        if (it == open_sources.end()) {
+          if (open_sources.size() >= kMaxOpenSources) {
+            open_sources.erase(std::min_element(
+                open_sources.begin(), open_sources.end(),
+                [](const auto& a, const auto& b) { return a.second.second < b.second.second; }));
+          }
+          it = open_sources.emplace(c->source, std::pair(store::OpenFile(source, false), 0)).first;
         }
-        it = open_sources.emplace(c->source, std::pair(store::OpenFile(source, false), 0)).first;
+        it->second.second = ++uses;
+        StoredTask stored = store::ReadStoredTask(it->second.first, source, c->row.task_id);
+        TaskRecord record;
+        record.task_id = stored.task_id;
+        record.task_index = c->row.task_index;
+        record.config_json =
+            nlohmann::json::parse(stored.config_json, nullptr, /*allow_exceptions=*/false);
+        if (record.config_json.is_discarded()) {
+          throw StoreError("'" + source + "': task " + stored.task_id +
+                           ": config_json is not JSON");
+        }
+        record.result = std::move(stored.result);
+        record.rank = stored.rank;
+        record.detail = std::min(stored.detail, options.provenance.detail);
+        if (stored.status == TaskStatus::kOk) lowest_ok = std::min(lowest_ok, record.detail);
+        WriteTask(tasks, record);
       }
-      it->second.second = ++uses;
-      StoredTask stored = store::ReadStoredTask(it->second.first, source, c->row.task_id);
-      TaskRecord record;
-      record.task_id = stored.task_id;
-      record.task_index = c->row.task_index;
-      record.config_json = nlohmann::json::parse(stored.config_json);
-      record.result = std::move(stored.result);
-      record.rank = stored.rank;
-      record.detail = std::min(stored.detail, options.provenance.detail);
-      if (stored.status == TaskStatus::kOk) lowest_ok = std::min(lowest_ok, record.detail);
-      WriteTask(tasks, record);
+      Provenance provenance = options.provenance;
+      provenance.detail = lowest_ok;
+      WriteMeta(file, provenance);
+      {
+        Handle meta = store::OpenGroup(file, "meta");
+        for (const auto& [name, value] : options.statistics)
+          store::WriteAttribute(meta, name, value);
+      }
+      for (const Chosen* c : order) rows.push_back(c->row);
+      Handle summary = store::CreateGroup(file, "summary");
+      store::WriteTable(summary, SummaryTable(rows), true);
+      store::Check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + tmp);
     }
-    Provenance provenance = options.provenance;
-    provenance.detail = lowest_ok;
-    WriteMeta(file, provenance);
-    {
-      Handle meta = store::OpenGroup(file, "meta");
-      for (const auto& [name, value] : options.statistics) store::WriteAttribute(meta, name, value);
-    }
-    for (const Chosen* c : order) rows.push_back(c->row);
-    Handle summary = store::CreateGroup(file, "summary");
-    store::WriteTable(summary, SummaryTable(rows), true);
-    store::Check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + tmp);
+    // A failure to write (full disk, file-size limit) may surface only here: the file is never
+    // published unless its close succeeded. On failure the caller ends the process with status 1
+    // (DiscardFile).
+    file.CloseChecked("close " + tmp);
+  } catch (const StoreError& error) {
+    store::DiscardFile(file);
+    std::remove(tmp.c_str());
+    throw StoreError("cannot write results file '" + out + "' (temporary '" + tmp +
+                     "'): " + error.what());
   } catch (...) {
+    store::DiscardFile(file);
     std::remove(tmp.c_str());
     throw;
   }

@@ -10,6 +10,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/pollux_workload.hpp"
+#include "adaptsim/trace_generator.hpp"
 
 namespace adaptsim {
 namespace {
@@ -20,11 +21,16 @@ constexpr double kPolluxMinDurationS = 60.0;
 constexpr double kPolluxMaxGpuTimeS = 1000.0 * 3600.0;
 constexpr double kGpuTimeRelativeTolerance = 1e-9;
 
-// One parsed row before selection; `origin_s` is seconds from the log's origin.
+// One parsed row before selection; `origin_s` is seconds from the log's origin, `time_of_day_s`
+// the Philly wall clock's seconds since midnight.
 struct Row {
   LoggedJob job;
   double origin_s = 0.0;
+  double time_of_day_s = 0.0;
 };
+
+// Philox stream of the artifact-style sample (the rule's streams are 16-18).
+constexpr std::uint32_t kSampleStream = 19;
 
 double NonNegativeNumber(const CsvTable& table, std::size_t row, std::size_t column) {
   double value = CsvNumber(table, row, column);
@@ -72,6 +78,7 @@ std::vector<Row> ParsePhilly(const CsvTable& table, std::int64_t& origin) {
   origin = *std::min_element(wall_clock_s.begin(), wall_clock_s.end());  // rows non-empty
   for (std::size_t r = 0; r < rows.size(); ++r) {
     rows[r].origin_s = static_cast<double>(wall_clock_s[r] - origin);
+    rows[r].time_of_day_s = static_cast<double>(wall_clock_s[r] % 86400);
   }
   return rows;
 }
@@ -134,6 +141,43 @@ std::int64_t* Rejection(const Row& row, const ProductionLogOptions& o, double wi
   return nullptr;
 }
 
+// The row's time of day shifted back by sample_start_hour (`trace.timestamp -= timedelta(hours=
+// start)`, workload.py:18), in [0, 86400).
+double ShiftedTimeOfDay(const Row& row, const ProductionLogOptions& o) {
+  return std::fmod(row.time_of_day_s - o.sample_start_hour * 3600.0 + 86400.0, 86400.0);
+}
+
+// workload.py:19-21: keep rows whose shifted hour is < sample_hours, draw sample_jobs of them.
+// A partial Fisher-Yates shuffle over the eligible rows in file order with Philox draws, so the
+// sample depends only on (log, options, seed). Sorted by (shifted time of day, line).
+std::vector<const Row*> SampleAsTheArtifact(std::vector<const Row*> candidates,
+                                            const ProductionLogOptions& o,
+                                            ProductionLogStats& stats) {
+  std::vector<const Row*> eligible;
+  for (const Row* row : candidates) {
+    if (ShiftedTimeOfDay(*row, o) < o.sample_hours * 3600.0) {
+      eligible.push_back(row);
+    } else {
+      ++stats.outside_sample_hours;
+    }
+  }
+  std::sort(eligible.begin(), eligible.end(),
+            [](const Row* a, const Row* b) { return a->job.line < b->job.line; });
+  const PhiloxStream rng(o.sample_seed, kSampleStream);
+  const std::size_t n = std::min<std::size_t>(eligible.size(), o.sample_jobs);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int remaining = static_cast<int>(eligible.size() - i);
+    std::swap(eligible[i], eligible[i + IndexFromUniform(rng.Uniform(i), remaining)]);
+  }
+  stats.not_sampled += static_cast<std::int64_t>(eligible.size() - n);
+  eligible.resize(n);
+  std::sort(eligible.begin(), eligible.end(), [&](const Row* a, const Row* b) {
+    const double ta = ShiftedTimeOfDay(*a, o), tb = ShiftedTimeOfDay(*b, o);
+    return ta != tb ? ta < tb : a->job.line < b->job.line;
+  });
+  return eligible;
+}
+
 }  // namespace
 
 const char* ToString(ProductionLogFormat format) {
@@ -151,6 +195,13 @@ void ProductionLogOptions::Validate(ProductionLogFormat format) const {
     throw InputError(kOptionsContext, 0, "min_duration_s", "must be finite and >= 0");
   }
   if (cluster_gpus < 0) throw InputError(kOptionsContext, 0, "cluster_gpus", "must be >= 0");
+  if (sample_jobs < 0) throw InputError(kOptionsContext, 0, "sample_jobs", "must be >= 0");
+  if (sample_start_hour < 0 || sample_start_hour > 23) {
+    throw InputError(kOptionsContext, 0, "sample_start_hour", "must be in [0, 23]");
+  }
+  if (sample_hours < 1 || sample_hours > 24) {
+    throw InputError(kOptionsContext, 0, "sample_hours", "must be in [1, 24]");
+  }
   if (format == ProductionLogFormat::kItp) {
     if (!window_start.empty()) {
       throw InputError(kOptionsContext, 0, "window_start",
@@ -158,6 +209,10 @@ void ProductionLogOptions::Validate(ProductionLogFormat format) const {
     }
     if (!virtual_clusters.empty()) {
       throw InputError(kOptionsContext, 0, "virtual_clusters", "ITP logs have no virtual clusters");
+    }
+    if (sample_jobs > 0) {
+      throw InputError(kOptionsContext, 0, "sample_jobs",
+                       "the artifact's sampling reads the time of day: Philly logs only");
     }
   }
   if (!window_start.empty())
@@ -226,14 +281,19 @@ ProductionLog ReadProductionLog(const std::string& path, ProductionLogFormat for
       selected.push_back(&row);
     }
   }
-  std::stable_sort(selected.begin(), selected.end(),
-                   [](const Row* a, const Row* b) { return a->origin_s < b->origin_s; });
+  if (options.sample_jobs > 0) {
+    selected = SampleAsTheArtifact(std::move(selected), options, log.stats);
+  } else {
+    std::stable_sort(selected.begin(), selected.end(),
+                     [](const Row* a, const Row* b) { return a->origin_s < b->origin_s; });
+    if (!selected.empty()) log.stats.rebase_offset_s = selected.front()->origin_s;
+  }
   log.stats.selected = static_cast<std::int64_t>(selected.size());
-  if (!selected.empty()) log.stats.rebase_offset_s = selected.front()->origin_s;
   log.jobs.reserve(selected.size());
   for (const Row* row : selected) {
     LoggedJob job = row->job;
-    job.arrival_time_s = row->origin_s - log.stats.rebase_offset_s;
+    job.arrival_time_s = options.sample_jobs > 0 ? ShiftedTimeOfDay(*row, options)
+                                                 : row->origin_s - log.stats.rebase_offset_s;
     log.jobs.push_back(std::move(job));
   }
   return log;

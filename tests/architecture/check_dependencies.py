@@ -42,9 +42,10 @@ ALLOWED = {
     "store": {"core"},
     "harness": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies",
                 "engine", "metrics", "store"},
-    # python: Python classes as round-engine policies (the "py" policy scheme); used by app and
-    # the Python module (python/) only, so no core stage depends on an interpreter.
-    "python": {"core", "trace", "workload", "policy_api", "policies"},
+    # python: Python classes as round- and interval-engine policies (the "py" policy scheme;
+    # models for the rigid batch rule of an interval policy without choose_batch); used by app
+    # and the Python module (python/) only, so no core stage depends on an interpreter.
+    "python": {"core", "trace", "workload", "models", "policy_api", "policies"},
     "app": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies", "engine",
             "metrics", "store", "harness", "python"},
 }

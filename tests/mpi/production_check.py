@@ -18,7 +18,8 @@ if not os.path.exists(results):
     sys.exit(77)
 
 COUNTERS = ["outside_window", "other_virtual_cluster", "below_min_duration", "pollux_filtered",
-            "skipped_too_many_gpus", "skipped_zero_duration", "selected"]
+            "skipped_too_many_gpus", "skipped_zero_duration", "outside_sample_hours",
+            "not_sampled", "selected"]
 data_lines = {}
 by_log = {}
 with h5py.File(results, "r") as f:

@@ -6,6 +6,7 @@ ADAPTSIM_BINARY=<the adaptsim command line>. Needs no reference data: it generat
 the checkout's catalogue (data/catalog/v100.toml).
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -49,6 +50,43 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(table["max_min_fairness"]["engine"], "round")
         self.assertEqual(table["pollux"]["engine"], "interval")
         self.assertTrue(table["gandiva_fair"]["description"])
+
+    def test_every_policy_option_has_a_default_and_a_doc(self):
+        table = {p["name"]: p for p in adaptsim.policies()}
+        count = 0
+        for policy in table.values():
+            for option in policy["options"]:
+                self.assertEqual(set(option), {"name", "default", "doc"})
+                self.assertTrue(option["doc"].strip(), f"{policy['name']}.{option['name']}")
+                # JSON null only for a required option, which says so.
+                if option["default"] is None:
+                    self.assertTrue(option["doc"].startswith("required"), option)
+                count += 1
+        self.assertGreater(count, 30)
+        options = {o["name"]: o for o in table["max_min_fairness"]["options"]}
+        self.assertEqual(options["face_position"]["default"], 0.5)
+        self.assertEqual(
+            [o["name"] for o in table["tiresias"]["options"]],
+            ["interval_s", "restart_delay_s", "interference", "gpus_per_node"])
+        shockwave = {o["name"]: o["default"] for o in table["shockwave"]["options"]}
+        self.assertEqual(shockwave["log_approximation_bases"], [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+
+    def test_policy_options_are_documented_in_docs_policies(self):
+        with open(os.path.join(SOURCE_DIR, "docs", "policies.md"), encoding="utf-8") as f:
+            text = f.read()
+        section = text[text.index("## 11. Options"):]
+        for policy in adaptsim.policies():
+            for option in policy["options"]:
+                default = ("required" if option["default"] is None
+                           else f"`{json.dumps(option['default'])}`")
+                row = f"| `{policy['name']}` | `{option['name']}` | {default} |"
+                self.assertIn(row, section)
+
+    def test_an_undeclared_option_is_an_input_error(self):
+        with self.assertRaises(adaptsim.InputError) as caught:
+            adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="gandiva_fair", gpus=8,
+                         no_such_option=1)
+        self.assertEqual(caught.exception.field, "gandiva_fair.no_such_option")
 
     def test_run_returns_summary_and_frames(self):
         result = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="shockwave",

@@ -67,7 +67,10 @@ PolicyInstance MakeFailAfter(const nlohmann::json& options, const std::string& c
 void RegisterFailAfterPolicy() {
   RegisterTestPolicy({"fail_after",
                       "TEST AID: fifo that throws after `after` allocations "
-                      "(option sleep_ms)"},
+                      "(option sleep_ms)",
+                      EngineKind::kRound,
+                      {{"after", 0, "allocations before the exception (-1 = never)"},
+                       {"sleep_ms", 0, "ms slept in each allocation"}}},
                      MakeFailAfter);
 }
 
