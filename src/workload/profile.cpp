@@ -2,6 +2,10 @@
 // `scheduler/utils.py:1331-1443`).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/profile.hpp"
@@ -84,7 +88,17 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
   const double dataset = static_cast<double>(model->dataset_size_samples);
   JobProfile profile;
   const double iterations_per_epoch = std::ceil(dataset / job.initial_batch_size);
-  profile.num_epochs = static_cast<int>(std::ceil(job.total_steps / iterations_per_epoch));
+  const double num_epochs = std::ceil(job.total_steps / iterations_per_epoch);
+  if (!(num_epochs <= kMaxProfileEpochs)) {
+    char message[200];
+    std::snprintf(message, sizeof message,
+                  "%lld steps at batch size %d are %.0f epochs of the model's dataset; at most "
+                  "%.0f are supported",
+                  static_cast<long long>(job.total_steps), job.initial_batch_size, num_epochs,
+                  kMaxProfileEpochs);
+    throw InputError(trace_path, line, "total_steps", message);
+  }
+  profile.num_epochs = static_cast<int>(num_epochs);
   switch (job.mode) {
     case AdaptationMode::kStatic:
       profile.bs_every_epoch.assign(profile.num_epochs, job.initial_batch_size);
@@ -99,8 +113,15 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
       break;
   }
   profile.duration_every_epoch_s.reserve(profile.num_epochs);
+  std::map<int, std::optional<double>> throughput_of_batch;  // a pattern has few batch sizes
   for (int bs : profile.bs_every_epoch) {
-    std::optional<double> thr = throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor);
+    auto cached = throughput_of_batch.find(bs);
+    if (cached == throughput_of_batch.end()) {
+      cached = throughput_of_batch
+                   .emplace(bs, throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor))
+                   .first;
+    }
+    const std::optional<double>& thr = cached->second;
     if (!thr || *thr <= 0) {
       throw InputError(trace_path, line, "job_type",
                        "no positive throughput for " + JobTypeName(job.model, bs) + " on " +
