@@ -59,7 +59,8 @@ def main():
     out = args.out
     shutil.rmtree(out, ignore_errors=True)
     targets = ["trace", "throughputs_json", "shockwave_config", "catalogue", "sweep_spec",
-               "pollux_workload", "pollux_application", "philly_log", "itp_log", "results_hdf5"]
+               "pollux_workload", "pollux_application", "philly_log", "itp_log", "results_hdf5",
+               "results_fields"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
 
