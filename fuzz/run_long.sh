@@ -5,21 +5,24 @@
 # seed inputs, executions, executions/s, coverage (libFuzzer's cov: edges, ft: features) and
 # whether it ended without a finding.
 #
-# Usage: fuzz/run_long.sh [--runs N] [--jobs J] [--out DIR] [TARGET...]
-#   defaults: --runs 1000000 --jobs 2 --out build/fuzz/long; needs `cmake --build --preset fuzz`
+# Usage: fuzz/run_long.sh [--runs N] [--seconds S] [--jobs J] [--out DIR] [TARGET...]
+#   defaults: --runs 1000000 --seconds 0 (no time limit) --jobs 2 --out build/fuzz/long;
+#   a target stops at N executions or after S seconds. Needs `cmake --build --preset fuzz`
 #   (and the seeds: `ctest --preset fuzz -R fuzz_seeds`). Findings land in DIR/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=1000000
+seconds=0
 jobs=2
 out=build/fuzz/long
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -45,7 +48,7 @@ run_one() {
   done
   local options=()
   [ -n "${dict[$t]}" ] && options+=(-dict="fuzz/dict/${dict[$t]}.dict")
-  if nice -n 10 "$bin/fuzz_$t" -runs="$runs" -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 \
+  if nice -n 10 "$bin/fuzz_$t" -runs="$runs" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 \
        "${options[@]}" -artifact_prefix="$out/artifacts/$t/" \
        "$out/corpus/$t" "${inputs[@]}" >"$out/$t.log" 2>&1; then
     echo ok >"$out/$t.result"
@@ -54,7 +57,7 @@ run_one() {
   fi
 }
 export -f run_one
-export out bin runs
+export out bin runs seconds
 export dict_list="$(declare -p dict)"
 printf '%s\n' "${targets[@]}" |
   xargs -P "$jobs" -I{} bash -c 'eval "$dict_list"; run_one {}'

@@ -23,13 +23,9 @@ const char kTrace[] =
     "LM (batch size 20)\tpython3 main.py\tlm\t--steps\t1\t3000\t2\taccordion\t1\t-1.000000\t900\t"
     "60\n";
 const char kThroughputs[] =
-    R"({"v100": {"('ResNet-18 (batch size 32)', 1)": {"null": 30.0},)"
-    R"( "('ResNet-18 (batch size 32)', 2)": {"null": 55.0},)"
-    R"( "('LM (batch size 20)', 2)": {
-  "null" : 40.0
-}
-}
-})";
+    "{\"v100\": {\"('ResNet-18 (batch size 32)', 1)\": {\"null\": 30.0},"
+    " \"('ResNet-18 (batch size 32)', 2)\": {\"null\": 55.0},"
+    " \"('LM (batch size 20)', 2)\": {\"null\": 40.0}}}";
 const char kWorkload[] =
     "name,time,application,num_replicas,batch_size\ncifar10-0,10,cifar10,2,256\n"
     "ncf-1,20,ncf,1,1024\n";
