@@ -60,7 +60,7 @@ def main():
     shutil.rmtree(out, ignore_errors=True)
     targets = ["trace", "throughputs_json", "shockwave_config", "catalogue", "sweep_spec",
                "pollux_workload", "pollux_application", "philly_log", "itp_log", "results_hdf5",
-               "results_fields"]
+               "results_fields", "shard_manifest"]
     for target in targets:
         os.makedirs(os.path.join(out, target), exist_ok=True)
 

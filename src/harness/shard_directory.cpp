@@ -89,9 +89,12 @@ std::map<std::string, ResultDetail> ShardDirectory::Details() const {
   std::string line;
   while (std::getline(manifest, line)) {
     nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!entry.is_object() || !entry.contains("id")) continue;
+    if (!entry.is_object() || !entry["id"].is_string()) continue;
     std::optional<ResultDetail> detail;  // lines written before detail levels: full
-    if (entry.contains("detail")) detail = ParseResultDetail(entry["detail"].get<std::string>());
+    if (entry.contains("detail")) {
+      if (!entry["detail"].is_string()) continue;  // a line this version cannot read: see below
+      detail = ParseResultDetail(entry["detail"].get<std::string>());
+    }
     logged[entry["id"].get<std::string>()] = detail.value_or(ResultDetail::kFull);  // last wins
   }
   std::map<std::string, ResultDetail> details;
