@@ -5,16 +5,18 @@
 # seed inputs, executions, executions/s, coverage (libFuzzer's cov: edges, ft: features) and
 # whether it ended without a finding.
 #
-# Usage: fuzz/run_long.sh [--runs N] [--seconds S] [--jobs J] [--out DIR] [TARGET...]
+# Usage: fuzz/run_long.sh [--runs N] [--seconds S] [--jobs J] [--out DIR] [--report] [TARGET...]
 #   defaults: --runs 1000000 --seconds 0 (no time limit) --jobs 2 --out build/fuzz/long;
 #   a target stops at N executions or after S seconds. Needs `cmake --build --preset fuzz`
 #   (and the seeds: `ctest --preset fuzz -R fuzz_seeds`). Findings land in DIR/artifacts/TARGET/.
+#   --report prints the table of the logs in DIR without fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=1000000
 seconds=0
 jobs=2
 out=build/fuzz/long
+report_only=0
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -22,7 +24,8 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --report) report_only=1; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -62,13 +65,16 @@ run_one() {
 export -f run_one
 export out bin runs seconds
 export dict_list="$(declare -p dict)"
-printf '%s\n' "${targets[@]}" |
-  xargs -P "$jobs" -I{} bash -c 'eval "$dict_list"; run_one {}'
+if [ "$report_only" = 0 ]; then
+  printf '%s\n' "${targets[@]}" |
+    xargs -P "$jobs" -I{} bash -c 'eval "$dict_list"; run_one {}'
+fi
 
 echo "| target | seed inputs | executions | exec/s | cov | ft | result |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for t in "${targets[@]}"; do
   log="$out/$t.log"
+  [ -f "$log" ] || continue
   seeds=$(grep -o 'seed corpus: files: [0-9]*' "$log" | head -1 | grep -o '[0-9]*$' || echo "?")
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

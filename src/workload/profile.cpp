@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <string>
 
@@ -113,24 +112,23 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
       break;
   }
   profile.duration_every_epoch_s.reserve(profile.num_epochs);
-  std::map<int, std::optional<double>> throughput_of_batch;  // a pattern has few batch sizes
+  // A run of equal batch sizes shares one look-up (a pattern changes the batch size rarely).
+  int run_batch_size = 0;  // batch sizes are >= 1
+  double run_duration_s = 0.0;
   for (int bs : profile.bs_every_epoch) {
-    auto cached = throughput_of_batch.find(bs);
-    if (cached == throughput_of_batch.end()) {
-      cached = throughput_of_batch
-                   .emplace(bs, throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor))
-                   .first;
+    if (bs != run_batch_size) {
+      std::optional<double> thr = throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor);
+      if (!thr || *thr <= 0) {
+        throw InputError(trace_path, line, "job_type",
+                         "no positive throughput for " + JobTypeName(job.model, bs) + " on " +
+                             std::to_string(job.scale_factor) + " GPU(s) in " +
+                             throughputs.Describe());
+      }
+      run_batch_size = bs;
+      run_duration_s = (dataset / bs) / *thr;
     }
-    const std::optional<double>& thr = cached->second;
-    if (!thr || *thr <= 0) {
-      throw InputError(trace_path, line, "job_type",
-                       "no positive throughput for " + JobTypeName(job.model, bs) + " on " +
-                           std::to_string(job.scale_factor) + " GPU(s) in " +
-                           throughputs.Describe());
-    }
-    double duration = (dataset / bs) / *thr;
-    profile.duration_every_epoch_s.push_back(duration);
-    profile.exclusive_time_s += duration;
+    profile.duration_every_epoch_s.push_back(run_duration_s);
+    profile.exclusive_time_s += run_duration_s;
   }
   return profile;
 }

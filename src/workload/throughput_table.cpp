@@ -43,6 +43,8 @@ nlohmann::json ParseJsonFile(const std::string& path) {
     std::size_t offset = 0;
     for (char c; offset < error.byte && again.get(c); ++offset) line += (c == '\n');
     throw InputError(path, line, "", std::string("malformed JSON: ") + error.what());
+  } catch (const nlohmann::json::exception& error) {  // e.g. a number too large for a double
+    throw InputError(path, 0, "", std::string("malformed JSON: ") + error.what());
   }
 }
 
