@@ -40,8 +40,15 @@ std::vector<int> AccordionProfilePattern(std::string_view model, int initial_bat
   std::vector<int> pattern(num_epochs, initial_batch_size);
   const ModelInfo* info = FindModel(model);
   if (info == nullptr || model == "Transformer") return pattern;
+  // These four models have no critical regime from epoch kLastCriticalEpoch on (see
+  // InProfileCriticalRegime), so a long profile skips the per-epoch test there.
+  constexpr int kLastCriticalEpoch = 600;
+  const bool bounded =
+      model == "ResNet-18" || model == "ResNet-50" || model == "LM" || model == "Recommendation";
   for (int e = 0; e < num_epochs; ++e) {
-    if (!InProfileCriticalRegime(model, initial_batch_size, e) && e > 0.3 * num_epochs) {
+    const bool critical = !(bounded && e >= kLastCriticalEpoch) &&
+                          InProfileCriticalRegime(model, initial_batch_size, e);
+    if (!critical && e > 0.3 * num_epochs) {
       pattern[e] = info->max_batch_size;
     }
   }
