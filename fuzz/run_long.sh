@@ -78,7 +78,7 @@ for t in "${targets[@]}"; do
   seeds=$(grep -o 'seed corpus: files: [0-9]*' "$log" | head -1 | grep -o '[0-9]*$' || echo "?")
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   if [ "$execs" = "?" ]; then execs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#' || echo "?"); fi
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*$' || echo "?")
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*$' || echo "?")
