@@ -89,9 +89,8 @@ void ReadWorkload(const Reader& r, const toml::table& t, const std::string& f, C
   }
   ModelInfo& info = m.info;
   info.dataset = r.String(*t.get("dataset"), f + "dataset");
-  info.dataset_size_samples =
-      r.Integer(*t.get("dataset_size_samples"), f + "dataset_size_samples", 1,
-                std::numeric_limits<std::int64_t>::max());
+  info.dataset_size_samples = r.Integer(*t.get("dataset_size_samples"), f + "dataset_size_samples",
+                                        1, std::numeric_limits<std::int64_t>::max());
   info.min_batch_size =
       static_cast<int>(r.Integer(*t.get("min_batch_size"), f + "min_batch_size", 1));
   info.max_batch_size =
