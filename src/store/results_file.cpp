@@ -436,7 +436,12 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
         TaskRecord record;
         record.task_id = stored.task_id;
         record.task_index = c->row.task_index;
-        record.config_json = nlohmann::json::parse(stored.config_json);
+        record.config_json =
+            nlohmann::json::parse(stored.config_json, nullptr, /*allow_exceptions=*/false);
+        if (record.config_json.is_discarded()) {
+          throw StoreError("'" + source + "': task " + stored.task_id +
+                           ": config_json is not JSON");
+        }
         record.result = std::move(stored.result);
         record.rank = stored.rank;
         record.detail = std::min(stored.detail, options.provenance.detail);
