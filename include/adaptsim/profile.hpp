@@ -19,8 +19,13 @@ struct JobProfile {
   double exclusive_time_s = 0.0;               ///< T_excl = Σ duration_every_epoch_s
 };
 
-/// Builds the profile of `job`. Throws InputError (naming the trace line) when the model is unknown
-/// or a batch size of the pattern has no throughput.
+/// Most epochs a profile may have (one entry per epoch; the traces' jobs have at most a few
+/// thousand). More is a malformed `total_steps`, not a job to simulate.
+inline constexpr double kMaxProfileEpochs = 1e6;
+
+/// Builds the profile of `job`. Throws InputError (naming the trace line) when the model is
+/// unknown, total_steps gives more than kMaxProfileEpochs epochs, or a batch size of the pattern
+/// has no throughput.
 JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
                         const std::string& trace_path);
 

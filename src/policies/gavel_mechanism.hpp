@@ -44,7 +44,6 @@ class GavelMechanism final : public RoundScheduler {
   double reset_interval_s_;
   std::vector<Entry> entries_;  // arrival (insertion) order
   std::map<JobId, double> allocation_;
-  bool has_allocation_ = false;
   double worker_time_s_ = 0.0;  // W
   double last_reset_s_ = 0.0;
   bool need_to_update_allocation_ = false;

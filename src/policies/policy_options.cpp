@@ -10,7 +10,8 @@ void RequireKnownOptions(const nlohmann::json& options, const std::string& polic
                          std::initializer_list<const char*> allowed, const std::string& context) {
   if (options.is_null()) return;
   if (!options.is_object()) throw InputError(context, 0, policy, "policy options must be a table");
-  for (const auto& [key, value] : options.items()) {
+  for (const auto& item : options.items()) {
+    const std::string& key = item.key();  // not a structured binding: captured below (clang 14)
     bool known =
         std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; });
     if (!known) {

@@ -289,7 +289,8 @@ const Entry& FindEntry(const std::string& name, const std::string& context) {
 void RequireDeclaredOptions(const PolicyInfo& info, const nlohmann::json& options,
                             const std::string& context) {
   if (!options.is_object()) return;  // the factory reports a non-object
-  for (const auto& [key, value] : options.items()) {
+  for (const auto& item : options.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one
     const bool declared = std::any_of(info.options.begin(), info.options.end(),
                                       [&](const PolicyOption& o) { return o.name == key; });
     if (declared) continue;

@@ -123,7 +123,7 @@ ShockwaveConfig ReadShockwaveConfig(const std::string& path) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {  // parse_error, number overflow
     throw InputError(path, 0, "", std::string("malformed JSON: ") + error.what());
   }
   ShockwaveConfig config;

@@ -32,15 +32,25 @@ void ReadNumberAttribute(hid_t object, const std::string& name, T& field) {
   store::FromStored(*v, field);
 }
 
+/// Column `name` of `group` as a vector of T; StoreError when it holds another element type.
+template <typename T>
+std::vector<T> TypedColumn(hid_t group, const std::string& name) {
+  store::ColumnData column = store::ReadColumn(group, name);
+  auto* values = std::get_if<std::vector<T>>(&column);
+  if (values == nullptr) store::Fail("column " + name + " has an unexpected type");
+  return std::move(*values);
+}
+
 std::vector<RoundResult> ReadRounds(hid_t task_group) {
   Handle group = store::OpenGroup(task_group, "rounds");
   auto rounds =
       store::ReadTable<RoundResult>(group, [](auto& r, auto&& v) { VisitRoundFields(r, v); });
-  auto ids = std::get<std::vector<std::int64_t>>(store::ReadColumn(group, "running_job_ids"));
-  auto offsets = std::get<std::vector<std::int64_t>>(store::ReadColumn(group, "running_offsets"));
+  auto ids = TypedColumn<std::int64_t>(group, "running_job_ids");
+  auto offsets = TypedColumn<std::int64_t>(group, "running_offsets");
   if (offsets.size() != rounds.size() + 1) store::Fail("running_offsets has the wrong length");
   for (std::size_t r = 0; r < rounds.size(); ++r) {
-    if (offsets[r] > offsets[r + 1] || offsets[r + 1] > static_cast<std::int64_t>(ids.size())) {
+    if (offsets[r] < 0 || offsets[r] > offsets[r + 1] ||
+        offsets[r + 1] > static_cast<std::int64_t>(ids.size())) {
       store::Fail("running_offsets is not a valid CSR index");
     }
     rounds[r].running_job_ids.assign(ids.begin() + offsets[r], ids.begin() + offsets[r + 1]);
@@ -119,8 +129,7 @@ void ReadResultTables(hid_t task_group, std::int64_t schema_version, SimulationR
   Handle timeline = store::OpenGroup(task_group, "throughput_timeline");
   result.throughput_timeline = store::ReadTable<ThroughputSample>(
       timeline, [](auto& s, auto&& v) { VisitThroughputFields(s, v); });
-  result.gpu_busy_time_s =
-      std::get<std::vector<double>>(store::ReadColumn(task_group, "gpu_busy_time_s"));
+  result.gpu_busy_time_s = TypedColumn<double>(task_group, "gpu_busy_time_s");
 }
 
 void ReadSummaryAttributes(hid_t task_group, SimulationResult& result) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -54,7 +55,9 @@ void ParseJobType(const LineContext& ctx, const std::string& text, JobSpec& job)
   job.model = text.substr(0, text.find(' '));
   std::string bs = text.substr(open + prefix.size(), text.size() - 1 - open - prefix.size());
   std::int64_t batch_size = ParseInteger(ctx, "job_type", bs);
-  if (batch_size <= 0) ctx.Fail("job_type", "batch size must be positive, got " + bs);
+  if (batch_size <= 0 || batch_size > std::numeric_limits<int>::max()) {
+    ctx.Fail("job_type", "batch size must be in [1, 2^31 - 1], got " + bs);
+  }
   job.initial_batch_size = static_cast<int>(batch_size);
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -39,11 +40,14 @@ struct Reader {
     if (!node.is_string()) Throw(&node, field, "expected a string");
     return *node.value<std::string>();
   }
-  std::int64_t Integer(const toml::node& node, const std::string& field,
-                       std::int64_t minimum) const {
+  std::int64_t Integer(const toml::node& node, const std::string& field, std::int64_t minimum,
+                       std::int64_t maximum = std::numeric_limits<int>::max()) const {
     if (!node.is_integer()) Throw(&node, field, "expected an integer");
     std::int64_t value = *node.value<std::int64_t>();
-    if (value < minimum) Throw(&node, field, "must be >= " + std::to_string(minimum));
+    if (value < minimum || value > maximum) {
+      Throw(&node, field,
+            "must be in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]");
+    }
     return value;
   }
   double Number(const toml::node& node, const std::string& field) const {
@@ -85,8 +89,8 @@ void ReadWorkload(const Reader& r, const toml::table& t, const std::string& f, C
   }
   ModelInfo& info = m.info;
   info.dataset = r.String(*t.get("dataset"), f + "dataset");
-  info.dataset_size_samples =
-      r.Integer(*t.get("dataset_size_samples"), f + "dataset_size_samples", 1);
+  info.dataset_size_samples = r.Integer(*t.get("dataset_size_samples"), f + "dataset_size_samples",
+                                        1, std::numeric_limits<std::int64_t>::max());
   info.min_batch_size =
       static_cast<int>(r.Integer(*t.get("min_batch_size"), f + "min_batch_size", 1));
   info.max_batch_size =
@@ -185,12 +189,22 @@ CatalogueModel ReadModel(const Reader& r, const toml::node& node, std::size_t in
   return m;
 }
 
-// TOML basic string with the two characters that need escaping escaped.
+// TOML basic string: '"', '\\' and the control characters (U+0000-U+001F, U+007F) escaped, as
+// the TOML 1.0 grammar requires (https://toml.io/en/v1.0.0#string).
 std::string Quoted(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04X", byte);
+      out += escape;
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -22,9 +23,19 @@ struct PolluxApplication::Validation {
 
 namespace {
 
+// Most nodes of a profiled placement (placements.csv): its id, one digit per node, fits a
+// long long.
+constexpr std::size_t kMaxPlacementIdNodes = 18;
+
+// The placement's id as the artifact forms it ("4,4,2" -> 442), or -1 when it does not fit a
+// long long (no profiled placement has such an id).
 long long PlacementId(const std::vector<int>& placement) {
   long long id = 0;
-  for (int replicas : placement) id = id * 10 + replicas;
+  for (int replicas : placement) {
+    if (__builtin_mul_overflow(id, 10, &id) || __builtin_add_overflow(id, replicas, &id)) {
+      return -1;
+    }
+  }
   return id;
 }
 
@@ -39,6 +50,11 @@ std::vector<int> DigitsOf(const CsvTable& table, std::size_t row) {
     digits.push_back(ch - '0');
   }
   if (digits.empty()) throw InputError(table.path, table.lines[row], "placement", "empty");
+  if (digits.size() > kMaxPlacementIdNodes) {
+    throw InputError(
+        table.path, table.lines[row], "placement",
+        "at most " + std::to_string(kMaxPlacementIdNodes) + " nodes, got '" + text + "'");
+  }
   return digits;
 }
 
@@ -87,8 +103,13 @@ PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
     const std::string file = entry.path().filename().string();
     if (file.rfind("validation-", 0) != 0 || entry.path().extension() != ".csv") continue;
     const std::string digits = file.substr(11, file.size() - 15);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
-      throw InputError(entry.path().string(), 0, "", "expected validation-<batch size>.csv");
+    int batch_size = 0;
+    const auto [end, error] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), batch_size);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+        error != std::errc() || end != digits.data() + digits.size() || batch_size < 1) {
+      throw InputError(entry.path().string(), 0, "",
+                       "expected validation-<batch size>.csv with a batch size in [1, 2^31 - 1]");
     }
     CsvTable table = ReadCsvTable(entry.path().string(),
                                   {"progress", "iteration", "metric", "grad_sqr", "grad_var"});
@@ -100,7 +121,7 @@ PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
       v.grad_sqr.push_back(CsvNumber(table, row, 3));
       v.grad_var.push_back(CsvNumber(table, row, 4));
     }
-    validation[std::stoi(digits)] = std::move(v);
+    validation[batch_size] = std::move(v);
   }
   if (validation.empty()) {
     throw InputError(trace_dir, 0, "", "no validation-<batch size>.csv file");
@@ -128,9 +149,9 @@ PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
     std::vector<int> placement = DigitsOf(placements, row);
     const long long bsz = CsvInteger(placements, row, 1);
     const double step = CsvNumber(placements, row, 2), sync = CsvNumber(placements, row, 3);
-    if (bsz < 1 || step <= 0 || sync < 0) {
+    if (bsz < 1 || bsz > std::numeric_limits<int>::max() || step <= 0 || sync < 0) {
       throw InputError(placements_path, placements.lines[row], "",
-                       "local_bsz >= 1, step_time > 0, sync_time >= 0 required");
+                       "local_bsz in [1, 2^31 - 1], step_time > 0, sync_time >= 0 required");
     }
     app.placements_[PlacementId(placement)].push_back({static_cast<double>(bsz), step, sync});
     app.min_local_bsz_ = std::min(app.min_local_bsz_, static_cast<int>(bsz));
@@ -300,8 +321,9 @@ StepTimes PolluxApplication::LookUp(const std::vector<int>& placement, double lo
   const std::vector<int> canonical = CanonicalPlacement(placement);
   const std::string placements_path = (fs::path(dir_) / "placements.csv").string();
   if (canonical.empty()) throw InputError(placements_path, 0, "placement", "no replicas");
-  auto found = placements_.find(PlacementId(canonical));
-  if (canonical.size() <= 18 && found != placements_.end()) {
+  const long long id = PlacementId(canonical);
+  auto found = id < 0 ? placements_.end() : placements_.find(id);
+  if (found != placements_.end()) {
     // scipy interp1d, kind linear (`_call_linear`): searchsorted left, clipped to [1, n-1].
     const std::vector<GridRow>& rows = found->second;
     if (!(local_bsz >= rows.front().local_bsz && local_bsz <= rows.back().local_bsz)) {

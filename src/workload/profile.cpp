@@ -2,6 +2,9 @@
 // `scheduler/utils.py:1331-1443`).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/profile.hpp"
@@ -37,8 +40,15 @@ std::vector<int> AccordionProfilePattern(std::string_view model, int initial_bat
   std::vector<int> pattern(num_epochs, initial_batch_size);
   const ModelInfo* info = FindModel(model);
   if (info == nullptr || model == "Transformer") return pattern;
+  // These four models have no critical regime from epoch kLastCriticalEpoch on (see
+  // InProfileCriticalRegime), so a long profile skips the per-epoch test there.
+  constexpr int kLastCriticalEpoch = 600;
+  const bool bounded =
+      model == "ResNet-18" || model == "ResNet-50" || model == "LM" || model == "Recommendation";
   for (int e = 0; e < num_epochs; ++e) {
-    if (!InProfileCriticalRegime(model, initial_batch_size, e) && e > 0.3 * num_epochs) {
+    const bool critical = !(bounded && e >= kLastCriticalEpoch) &&
+                          InProfileCriticalRegime(model, initial_batch_size, e);
+    if (!critical && e > 0.3 * num_epochs) {
       pattern[e] = info->max_batch_size;
     }
   }
@@ -84,7 +94,17 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
   const double dataset = static_cast<double>(model->dataset_size_samples);
   JobProfile profile;
   const double iterations_per_epoch = std::ceil(dataset / job.initial_batch_size);
-  profile.num_epochs = static_cast<int>(std::ceil(job.total_steps / iterations_per_epoch));
+  const double num_epochs = std::ceil(job.total_steps / iterations_per_epoch);
+  if (!(num_epochs <= kMaxProfileEpochs)) {
+    char message[200];
+    std::snprintf(message, sizeof message,
+                  "%lld steps at batch size %d are %.0f epochs of the model's dataset; at most "
+                  "%.0f are supported",
+                  static_cast<long long>(job.total_steps), job.initial_batch_size, num_epochs,
+                  kMaxProfileEpochs);
+    throw InputError(trace_path, line, "total_steps", message);
+  }
+  profile.num_epochs = static_cast<int>(num_epochs);
   switch (job.mode) {
     case AdaptationMode::kStatic:
       profile.bs_every_epoch.assign(profile.num_epochs, job.initial_batch_size);
@@ -99,17 +119,23 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
       break;
   }
   profile.duration_every_epoch_s.reserve(profile.num_epochs);
+  // A run of equal batch sizes shares one look-up (a pattern changes the batch size rarely).
+  int run_batch_size = 0;  // batch sizes are >= 1
+  double run_duration_s = 0.0;
   for (int bs : profile.bs_every_epoch) {
-    std::optional<double> thr = throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor);
-    if (!thr || *thr <= 0) {
-      throw InputError(trace_path, line, "job_type",
-                       "no positive throughput for " + JobTypeName(job.model, bs) + " on " +
-                           std::to_string(job.scale_factor) + " GPU(s) in " +
-                           throughputs.Describe());
+    if (bs != run_batch_size) {
+      std::optional<double> thr = throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor);
+      if (!thr || *thr <= 0) {
+        throw InputError(trace_path, line, "job_type",
+                         "no positive throughput for " + JobTypeName(job.model, bs) + " on " +
+                             std::to_string(job.scale_factor) + " GPU(s) in " +
+                             throughputs.Describe());
+      }
+      run_batch_size = bs;
+      run_duration_s = (dataset / bs) / *thr;
     }
-    double duration = (dataset / bs) / *thr;
-    profile.duration_every_epoch_s.push_back(duration);
-    profile.exclusive_time_s += duration;
+    profile.duration_every_epoch_s.push_back(run_duration_s);
+    profile.exclusive_time_s += run_duration_s;
   }
   return profile;
 }

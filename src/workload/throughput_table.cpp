@@ -1,7 +1,7 @@
 // Measured throughput table (docs/mechanism.md §2; `utils.read_all_throughputs_json_v2`,
 // `scheduler/utils.py:575-594`).
+#include <charconv>
 #include <fstream>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -12,13 +12,22 @@
 namespace adaptsim {
 namespace {
 
-// "('<job type>', <sf>)" as written by the reference.
+// "('<job type>', <sf>)" as written by the reference: the job type runs to the last "'," (as the
+// greedy `^\('(.*)', *(\d+)\)$` would match it), then spaces and the scale factor, a positive
+// int. Parsed by hand: std::regex recurses once per character and overflows the stack on a long
+// key.
 bool ParseKey(const std::string& key, std::string& job_type, int& scale_factor) {
-  static const std::regex kKey(R"(^\('(.*)', *(\d+)\)$)");
-  std::smatch match;
-  if (!std::regex_match(key, match, kKey)) return false;
-  job_type = match[1];
-  scale_factor = std::stoi(match[2]);
+  if (key.size() < 6 || key.compare(0, 2, "('") != 0 || key.back() != ')') return false;
+  const std::size_t quote = key.rfind("',");
+  if (quote == std::string::npos || quote < 2) return false;
+  std::size_t digits = quote + 2;
+  while (digits < key.size() && key[digits] == ' ') ++digits;
+  const char* first = key.data() + digits;
+  const char* last = key.data() + key.size() - 1;  // before ')'
+  if (first == last || *first < '0' || *first > '9') return false;
+  auto [end, error] = std::from_chars(first, last, scale_factor);
+  if (error != std::errc() || end != last) return false;
+  job_type = key.substr(2, quote - 2);
   return true;
 }
 
@@ -34,6 +43,8 @@ nlohmann::json ParseJsonFile(const std::string& path) {
     std::size_t offset = 0;
     for (char c; offset < error.byte && again.get(c); ++offset) line += (c == '\n');
     throw InputError(path, line, "", std::string("malformed JSON: ") + error.what());
+  } catch (const nlohmann::json::exception& error) {  // e.g. a number too large for a double
+    throw InputError(path, 0, "", std::string("malformed JSON: ") + error.what());
   }
 }
 
@@ -51,7 +62,8 @@ ThroughputTable ThroughputTable::ReadJson(const std::string& path, const std::st
     std::string job_type;
     int scale_factor = 0;
     if (!ParseKey(key, job_type, scale_factor)) {
-      throw InputError(path, 0, worker_type + "." + key, "key is not \"('<job type>', <sf>)\"");
+      throw InputError(path, 0, worker_type + "." + key,
+                       "key is not \"('<job type>', <sf>)\" with a scale factor < 2^31");
     }
     if (!entry.is_object() || !entry.contains("null") || !entry["null"].is_number()) {
       throw InputError(path, 0, worker_type + "." + key + ".null",
