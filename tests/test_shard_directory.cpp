@@ -103,5 +103,44 @@ TEST_F(ShardDirectoryTest, AShardWithoutManifestLinesIsReadAndCountsAsNewest) {
   EXPECT_EQ(shards.Finished().count(b.task_id), 0u);
 }
 
+TEST_F(ShardDirectoryTest, ACorruptShardOfTwoTasksReportsBothAndKeepsTheOtherShard) {
+  ShardDirectory shards(out_);
+  shards.Open();
+  const TaskRecord a = Record(0, TaskStatus::kOk, 10.0);
+  const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
+  const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
+  const TaskRecord d = Record(3, TaskStatus::kOk, 40.0);
+  shards.Write({a, b}, Provenance{});
+  shards.Write({c, d}, Provenance{});
+  const std::vector<std::string> paths = shards.ShardPaths();
+  ASSERT_EQ(paths.size(), 2u);
+  {  // three bytes flipped in the middle of the second shard
+    std::fstream file(paths[1], std::ios::in | std::ios::out | std::ios::binary);
+    const auto middle = static_cast<std::streamoff>(fs::file_size(paths[1]) / 2);
+    char bytes[3];
+    file.seekg(middle);
+    file.read(bytes, 3);
+    for (char& byte : bytes) byte = static_cast<char>(~byte);
+    file.seekp(middle);
+    file.write(bytes, 3);
+  }
+  const std::vector<CorruptShard> corrupt = shards.Verify(/*quarantine=*/true);
+  ASSERT_EQ(corrupt.size(), 1u);
+  EXPECT_EQ(corrupt[0].path, paths[1]);
+  ASSERT_EQ(corrupt[0].tasks.size(), 2u);
+  EXPECT_EQ(corrupt[0].tasks[0].id, c.task_id);
+  EXPECT_EQ(corrupt[0].tasks[0].task_index, 2);
+  EXPECT_EQ(corrupt[0].tasks[1].id, d.task_id);
+  EXPECT_EQ(corrupt[0].tasks[1].task_index, 3);
+  EXPECT_TRUE(fs::exists(paths[1] + ".corrupt"));
+  EXPECT_FALSE(fs::exists(paths[1]));
+  // Both of its tasks count as not finished; the intact shard's two tasks stay.
+  const std::map<std::string, TaskStatus> finished = shards.Finished();
+  EXPECT_EQ(finished.size(), 2u);
+  EXPECT_EQ(finished.count(a.task_id), 1u);
+  EXPECT_EQ(finished.count(b.task_id), 1u);
+  EXPECT_EQ(shards.ShardPaths(), std::vector<std::string>{paths[0]});
+}
+
 }  // namespace
 }  // namespace adaptsim

@@ -13,9 +13,10 @@
 // task while nothing is measured) and keeps up to kQueueDepth batches outstanding per worker
 // while enough work remains, so a worker starts its next task the moment one ends, without a
 // round trip to rank 0. A worker returns its results together, when its queue runs empty, every
-// kResultFlushInterval, or when told to stop: a killed batch loses only tasks not yet sent. Workers
-// encode the results they send together as one HDF5 file image (store.hpp EncodeShard) and send
-// it without blocking; rank 0, the only writer, stores the bytes (one shard per batch of results
+// --shard-interval (SweepCommandOptions::shard_interval_s), or when told to stop: a killed batch
+// loses only tasks not yet sent. Workers encode the results they send together as one HDF5 file
+// image (store.hpp EncodeShard) and send it without blocking; rank 0, the only writer, stores the
+// bytes (one shard per batch of results
 // + their manifest lines, shard_directory.hpp). Nobody waits in
 // a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and idle workers
 // poll with iprobe and short sleeps (rank 0's CPU time is measured and stored in /meta,
@@ -61,8 +62,6 @@ constexpr int kTagShard = 6;
 constexpr int kTagDrain = 7;
 /// Batches outstanding per worker (running + queued) while more tasks remain than workers.
 constexpr int kQueueDepth = 2;
-/// A worker sends its finished results at least this often while it has more tasks queued.
-constexpr auto kResultFlushInterval = std::chrono::milliseconds(250);
 constexpr auto kPollInterval = std::chrono::microseconds(1000);
 // Rank 0's poll backs off while no message arrives (all workers busy) and snaps back to the
 // minimum after each message: few wake-ups per task. The latency it adds (at most kMaxRootPoll)
@@ -107,10 +106,11 @@ using ResultMessages = std::vector<ResultMessage>;
 struct ResultBatch {
   ResultMessages results;
   std::uint64_t image_bytes = 0;
+  double store_s = 0;  ///< the worker's wall seconds encoding this batch for storage
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& results& image_bytes;
+    ar& results& image_bytes& store_s;
   }
 };
 
@@ -172,7 +172,10 @@ class Root {
   /// Stores results as one shard (cancelled tasks are dropped: they rerun on resume). A
   /// non-empty `image` is the shard of the others encoded by the worker (ResultBatch); their
   /// results then only need the summary fields.
-  void Record(ResultMessages& results, int rank, const std::vector<unsigned char>& image = {}) {
+  /// `store_s`: what storing them cost the worker (ResultBatch::store_s).
+  void Record(ResultMessages& results, int rank, const std::vector<unsigned char>& image = {},
+              double store_s = 0) {
+    store_time_sum_ += store_s;
     std::vector<TaskRecord> records;
     for (ResultMessage& result : results) {
       if (result.result.status == TaskStatus::kCancelled) continue;
@@ -189,6 +192,7 @@ class Root {
       progress_.Finished(record, plan_.tasks[record.task_index].cost);
     }
   }
+  void AddStoreTime(double seconds) { store_time_sum_ += seconds; }
   /// True once a stop signal arrived (prints a note the first time).
   bool Stopping() {
     if (signals_.received() != 0 && !stop_time_) {
@@ -239,7 +243,8 @@ class Root {
   Clock::time_point start_ = Clock::now();
   double cpu_start_ = ProcessCpuSeconds();
   double task_time_sum_ = 0;
-  std::size_t batches_ = 0;  ///< task messages sent to workers (0 when rank 0 runs the tasks)
+  double store_time_sum_ = 0;  ///< workers' time storing results (one rank: writing shards)
+  std::size_t batches_ = 0;    ///< task messages sent to workers (0 when rank 0 runs the tasks)
   std::optional<Clock::time_point> stop_time_;
 };
 
@@ -254,7 +259,10 @@ int Root::Finish(int workers) {
       {"run_tasks", static_cast<double>(progress_.done())},
       {"run_task_time_sum_s", task_time_sum_},
       {"run_batches", static_cast<double>(batches_ > 0 ? batches_ : progress_.done())},
-      {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0}};
+      {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0},
+      {"run_store_time_sum_s", store_time_sum_},
+      {"run_worker_busy_fraction",
+       wall > 0 ? (task_time_sum_ + store_time_sum_) / (workers * wall) : 0.0}};
   Clock::time_point merge_start = Clock::now();
   std::size_t stored = MergeSweep(plan_, shards_, statistics);
   double merge_wall = Seconds(Clock::now() - merge_start);
@@ -264,11 +272,12 @@ int Root::Finish(int workers) {
   if (!options_.quiet) {
     std::fprintf(stderr,
                  "adaptsim: %zu tasks run in %.2f s on %d worker rank(s) in %.0f batch(es): "
-                 "parallel efficiency %.3f, rank-0 CPU %.3f s (%.2f%% of wall); merge %.2f s; %s "
-                 "holds %zu of %zu tasks\n",
+                 "parallel efficiency %.3f (workers busy %.3f), rank-0 CPU %.3f s (%.2f%% of "
+                 "wall); merge %.2f s; %s holds %zu of %zu tasks\n",
                  progress_.done(), wall, workers, statistics["run_batches"],
-                 statistics["run_parallel_efficiency"], cpu, wall > 0 ? 100 * cpu / wall : 0.0,
-                 merge_wall, plan_.out_path.c_str(), stored, plan_.tasks.size());
+                 statistics["run_parallel_efficiency"], statistics["run_worker_busy_fraction"], cpu,
+                 wall > 0 ? 100 * cpu / wall : 0.0, merge_wall, plan_.out_path.c_str(), stored,
+                 plan_.tasks.size());
   }
   if (stop_time_) {
     std::fprintf(stderr,
@@ -279,8 +288,17 @@ int Root::Finish(int workers) {
   return 0;
 }
 
+/// Rank 0 stores the results it ran itself, timing it as a worker times its encoding.
+void StoreLocally(Root& root, ResultMessages& results) {
+  const Clock::time_point start = Clock::now();
+  ResultMessages batch;
+  batch.swap(results);
+  root.Record(batch, 0);
+  root.AddStoreTime(Seconds(Clock::now() - start));
+}
+
 /// One rank: rank 0 runs the tasks and stores their results as a worker sends them (one shard
-/// per kResultFlushInterval of finished tasks).
+/// per --shard-interval of finished tasks).
 void RunLocally(Root& root) {
   CancelCheck check(root.signals_, root.options_.grace_s, nullptr);
   ResultMessages unsaved;
@@ -291,12 +309,11 @@ void RunLocally(Root& root) {
     if (unsaved.empty()) first_unsaved = Clock::now();
     unsaved.push_back(
         {index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check), &root.inputs_)});
-    if (Clock::now() - first_unsaved >= kResultFlushInterval) {
-      root.Record(unsaved, 0);
-      unsaved.clear();
+    if (Seconds(Clock::now() - first_unsaved) >= root.options_.shard_interval_s) {
+      StoreLocally(root, unsaved);
     }
   }
-  root.Record(unsaved, 0);
+  StoreLocally(root, unsaved);
 }
 
 /// Tasks to keep outstanding on one worker: kQueueDepth batches of `batch` while more tasks
@@ -311,9 +328,10 @@ std::size_t QueueDepth(std::size_t remaining, int workers, std::size_t batch) {
 /// Receives the results whose kTagResult message a probe announced (and their shard image into
 /// `image`, empty when none was sent).
 ResultMessages ReceiveResults(const mpi::communicator& world, int worker,
-                              std::vector<unsigned char>& image) {
+                              std::vector<unsigned char>& image, double& store_s) {
   ResultBatch batch;
   world.recv(worker, kTagResult, batch);
+  store_s = batch.store_s;
   image.resize(batch.image_bytes);
   if (!image.empty()) world.recv(worker, kTagShard, image.data(), static_cast<int>(image.size()));
   return std::move(batch.results);
@@ -359,14 +377,15 @@ void Dispatch(const mpi::communicator& world, Root& root) {
     poll = kMinRootPoll;
     int worker = status->source();
     ResultMessages results;
+    double store_s = 0;
     if (status->tag() == kTagResult) {
-      results = ReceiveResults(world, worker, image);
+      results = ReceiveResults(world, worker, image, store_s);
       outstanding[worker] -= std::min(outstanding[worker], results.size());
     } else {
       world.recv(worker, kTagReady);
     }
     // Record first: the measured times size the next batch.
-    root.Record(results, worker, image);
+    root.Record(results, worker, image, store_s);
     while (!stopping && next < pending.size() &&
            outstanding[worker] < QueueDepth(pending.size() - next, workers, batch_size[worker])) {
       // Not send(): a task message above the eager limit would block rank 0 until the worker,
@@ -403,8 +422,13 @@ std::optional<int> ProbeRoot(const mpi::communicator& world, bool wait) {
 /// A worker's side of the farm: a queue of tasks from rank 0, results sent without blocking.
 class Worker {
  public:
-  Worker(const mpi::communicator& world, const StopSignals& signals, const Provenance& provenance)
-      : world_(world), signals_(signals), provenance_(provenance) {}
+  /// `shard_interval_s`: SweepCommandOptions::shard_interval_s.
+  Worker(const mpi::communicator& world, const StopSignals& signals, const Provenance& provenance,
+         double shard_interval_s)
+      : world_(world),
+        signals_(signals),
+        provenance_(provenance),
+        shard_interval_s_(shard_interval_s) {}
 
   void Run() {
     world_.send(0, kTagReady);
@@ -421,7 +445,7 @@ class Worker {
         RunOne(message);
       }
       if (drain_ || signals_.received() != 0 ||
-          Clock::now() - first_unsent_ >= kResultFlushInterval) {
+          Seconds(Clock::now() - first_unsent_) >= shard_interval_s_) {
         Flush();
       }
     }
@@ -481,6 +505,7 @@ class Worker {
     sent_.results.swap(unsent_);
     unsent_.clear();
     sent_image_.clear();
+    const Clock::time_point store_start = Clock::now();
     if (!unsent_records_.empty()) {
       try {
         sent_image_ = EncodeShard(unsent_records_, provenance_);
@@ -501,6 +526,7 @@ class Worker {
     }
     unsent_records_.clear();
     sent_.image_bytes = sent_image_.size();
+    sent_.store_s = Seconds(Clock::now() - store_start);
     requests_.push_back(world_.isend(0, kTagResult, sent_));
     if (!sent_image_.empty()) {
       requests_.push_back(
@@ -519,6 +545,7 @@ class Worker {
   const mpi::communicator& world_;
   const StopSignals& signals_;
   const Provenance& provenance_;
+  double shard_interval_s_;
   InputCache inputs_;  ///< parsed traces and throughputs, shared by this worker's tasks
   std::deque<TaskMessage> queue_;
   bool drain_ = false;
@@ -564,7 +591,7 @@ int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& wo
   if (world.rank() == 0) provenance = plan->provenance;
   boost::mpi::broadcast(world, provenance, 0);
   if (world.rank() != 0) {
-    Worker(world, signals, provenance).Run();
+    Worker(world, signals, provenance, options.shard_interval_s).Run();
     return 0;
   }
   try {

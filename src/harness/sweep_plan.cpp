@@ -53,13 +53,22 @@ void ReportCorrupt(const SweepPlan& plan, const std::vector<CorruptShard>& corru
   for (const CorruptShard& shard : corrupt) {
     std::string moved = dry_run ? std::string("left in place (--dry-run)")
                                 : "moved to '" + shard.path + ".corrupt'";
-    if (shard.tasks.empty()) {  // no manifest lines and unreadable: its tasks are not known
+    std::vector<CorruptShard::Task> held_tasks = shard.tasks;
+    if (held_tasks.empty()) {
+      // No manifest lines and unreadable: a shard of one task is named by its id, a batch by a
+      // hash of its tasks' ids, which names none of them.
+      const std::string name = fs::path(shard.path).stem().string();
+      for (const PlannedTask& t : plan.tasks) {
+        if (t.id == name) held_tasks.push_back({name, -1});
+      }
+    }
+    if (held_tasks.empty()) {
       std::fprintf(stderr,
                    "adaptsim: warning: shard '%s' is corrupt: %s; %s; the tasks it held are "
                    "not finished\n",
                    shard.path.c_str(), shard.reason.c_str(), moved.c_str());
     }
-    for (const CorruptShard::Task& held : shard.tasks) {
+    for (const CorruptShard::Task& held : held_tasks) {
       std::string task = "a task not in this spec (id " + held.id + ", task_index " +
                          std::to_string(held.task_index) + " in its manifest)";
       std::string fate = "its task is not in this spec";
@@ -91,6 +100,9 @@ void SweepCommandOptions::Validate() const {
     throw InputError("command line", 0, "--task-timeout-rounds", "must be >= 0");
   }
   if (!(grace_s >= 0)) throw InputError("command line", 0, "--grace", "must be >= 0");
+  if (!(shard_interval_s >= 0)) {
+    throw InputError("command line", 0, "--shard-interval", "must be >= 0");
+  }
 }
 
 SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
