@@ -1,11 +1,12 @@
 #!/bin/sh
-# Benchmark of large sweeps of small tasks (docs/performance.md, "Sweeps of 10^4 tasks"):
+# Benchmark of large sweeps of small tasks (docs/performance.md, "Sweeps of 10^3-10^4 small tasks"):
 #   bench/sweep_scale.sh ADAPTSIM TASKS DETAIL [RANKS] [WORKDIR]
 # Generates a 30-job trace (seed 0, durations 0.2-1 h), sweeps FIFO and Gandiva-Fair on 16 GPUs
 # over TASKS/2 seeds (the seed changes the task id, so every task is distinct; each simulates in
-# tens of milliseconds) under `mpirun --oversubscribe -n RANKS` (default 3: 2 workers) at
+# a few milliseconds) under `mpirun --oversubscribe -n RANKS` (default 3: 2 workers) at
 # --detail DETAIL, and prints the farm's statistics line (parallel efficiency, rank-0 CPU,
-# batches, merge time), the bytes of the merged file per task, and the load average.
+# batches, merge time), each rank's user and system CPU and wall time, the bytes of the merged
+# file per task, and the load average before and after (the machine may be shared).
 # Needs the reference throughputs (ADAPTSIM_DATA, default ../shared/data).
 set -eu
 adaptsim=$1 tasks=$2 detail=$3 ranks=${4:-3}
@@ -25,12 +26,15 @@ policies = ["fifo", "gandiva_fair"]
 seeds = [$seeds]
 detail = "$detail"
 SPEC
-out=$dir/out_${tasks}_$detail.h5
+out=$dir/out_${tasks}_${detail}_n$ranks.h5
 rm -rf "$out" "$out.shards"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# Each rank under /usr/bin/time: its own CPU time, labelled with its rank.
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  mpirun --oversubscribe -n "$ranks" "$adaptsim" sweep "$dir/spec.toml" --out "$out" \
-  2>&1 >/dev/null | grep -E "^adaptsim: [0-9]+ tasks run|verified"
+  mpirun --oversubscribe -n "$ranks" sh -c 'exec /usr/bin/time -f \
+"rank ${OMPI_COMM_WORLD_RANK:-0}: %U s user, %S s system, %e s wall" "$@"' sh \
+  "$adaptsim" sweep "$dir/spec.toml" --out "$out" \
+  2>&1 >/dev/null | grep -E "^adaptsim: [0-9]+ tasks run|verified|^rank [0-9]+:" | sort -s -k1,2
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 bytes=$(stat -c %s "$out")
-echo "tasks $tasks detail $detail: $bytes bytes, $((bytes / tasks)) bytes per task"
+echo "tasks $tasks detail $detail ranks $ranks: $bytes bytes, $((bytes / tasks)) bytes per task"

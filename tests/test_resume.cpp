@@ -145,6 +145,32 @@ TEST_F(SweepProcessTest, KillNineAtAnyMomentThenResumeRunsEveryTaskExactlyOnce) 
   EXPECT_EQ(ReadSummary(out_).size(), 6u);
 }
 
+TEST_F(SweepProcessTest, KillNineAmongShardsOfSeveralTasksThenResumeRunsTheRestOnce) {
+  ADAPTSIM_REQUIRE_DATA();
+  // 40 tasks of tens of milliseconds: each shard holds the tasks of a quarter second.
+  std::string seeds;
+  for (int seed = 0; seed < 40; ++seed) seeds += (seed > 0 ? ", " : "") + std::to_string(seed);
+  std::string spec = WriteSpec("policies = \"fifo\"\nseeds = [" + seeds + "]\n");
+  pid_t pid = Start(spec);
+  WaitForCompletions(1);
+  ::kill(pid, SIGKILL);
+  EXPECT_EQ(Wait(pid), 128 + SIGKILL);
+  std::map<std::string, int> before = ManifestCounts();
+  ASSERT_EQ(Run(spec), 0) << Log();
+  std::map<std::string, int> manifest = ManifestCounts();
+  ASSERT_EQ(manifest.size(), 40u);
+  for (const auto& [id, count] : manifest) EXPECT_EQ(count, 1) << id;  // none ran twice
+  for (const auto& [id, count] : before) EXPECT_EQ(manifest.at(id), 1) << id;
+  int shard_files = 0;
+  for (const auto& entry : fs::directory_iterator(out_ + ".shards")) {
+    shard_files += entry.path().extension() == ".h5" ? 1 : 0;
+  }
+  EXPECT_LT(shard_files, 40) << "no shard holds more than one task";
+  std::vector<SummaryRow> rows = ReadSummary(out_);
+  ASSERT_EQ(rows.size(), 40u);
+  for (const SummaryRow& row : rows) EXPECT_EQ(row.status, TaskStatus::kOk) << row.message;
+}
+
 TEST_F(SweepProcessTest, ThrowingTaskIsRecordedAndTheSweepCompletes) {
   ADAPTSIM_REQUIRE_DATA();
   std::string spec = WriteSpec(

@@ -38,9 +38,14 @@ struct SweepCommandOptions {
   std::optional<ResultDetail> detail;
   /// `--keep-shards`: keep OUT.shards/ after the merged file was verified (default: delete it).
   bool keep_shards = false;
+  /// `--shard-interval`: results a rank finishes within this many seconds of the first are
+  /// stored together as one shard (a worker also sends them when its queue runs empty or the
+  /// sweep stops). 0 stores every task as its own shard. Only how results are grouped on disk
+  /// depends on it, never what they are (docs/sweeps.md §3).
+  double shard_interval_s = 0.25;
   std::vector<std::string> argv;  ///< the command line, recorded in /meta
 
-  /// Throws InputError for negative budgets or grace.
+  /// Throws InputError for negative budgets, grace or shard interval.
   void Validate() const;
 };
 
@@ -57,5 +62,11 @@ int RunSweepCommand(const SweepCommandOptions& options);
 /// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
                           int rank);
+
+/// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as
+/// its manifest records it (a task rerun into a newer shard is then taken from that one when
+/// the list is merged, MergeOptions::sources). Throws StoreError for an unreadable shard that
+/// has no manifest line.
+std::vector<std::string> ShardFiles(const std::string& folder);
 
 }  // namespace adaptsim

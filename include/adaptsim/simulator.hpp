@@ -53,16 +53,18 @@ SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughput
                           RoundScheduler& scheduler, const SimulationOptions& options,
                           const RoundObserver& observer = {});
 
-/// The round engine behind the Simulation seam; owns its inputs (Simulate does the work).
+/// The round engine behind the Simulation seam; owns its inputs (Simulate does the work). The
+/// throughput source is read-only and may be shared with other simulations (a sweep worker's
+/// InputCache).
 class RoundSimulation final : public Simulation {
  public:
-  RoundSimulation(Trace trace, std::unique_ptr<ThroughputSource> throughputs,
+  RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSource> throughputs,
                   std::unique_ptr<RoundScheduler> scheduler, const SimulationOptions& options);
   SimulationResult Run(const RoundObserver& observer) override;
 
  private:
   Trace trace_;
-  std::unique_ptr<ThroughputSource> throughputs_;
+  std::shared_ptr<const ThroughputSource> throughputs_;
   std::unique_ptr<RoundScheduler> scheduler_;
   SimulationOptions options_;
 };

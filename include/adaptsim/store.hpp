@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -142,6 +143,11 @@ void WriteShard(const std::string& path, const TaskRecord& record, const Provena
 /// core driver): lets an MPI worker encode its result so that rank 0, the only writer, just
 /// stores bytes (WriteShardImage). Throws StoreError.
 std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenance& provenance);
+/// The same for several tasks in one file (a sweep worker's finished batch): /summary has one
+/// row per record in the given order, /tasks one group each, /meta@detail the lowest of their
+/// details. Throws StoreError (also for no records).
+std::vector<unsigned char> EncodeShard(std::span<const TaskRecord> records,
+                                       const Provenance& provenance);
 /// Stores a file image from EncodeShard at `path`, crash-safely as WriteShard does.
 /// Throws StoreError.
 void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image);

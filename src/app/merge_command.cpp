@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/harness.hpp"
 #include "adaptsim/store.hpp"
 #include "command.hpp"
 
@@ -19,19 +20,14 @@ struct MergeCommandOptions {
   std::vector<std::string> argv;
 };
 
-/// Inputs: results files and shard folders (every <id>.h5 inside); default OUT.shards.
+/// Inputs: results files and shard folders (their shards in write order); default OUT.shards.
 std::vector<std::string> Sources(const MergeCommandOptions& options) {
   std::vector<std::string> inputs = options.inputs;
   if (inputs.empty()) inputs.push_back(options.out_path + ".shards");
   std::vector<std::string> sources;
   for (const std::string& input : inputs) {
     if (fs::is_directory(input)) {
-      std::vector<std::string> shards;
-      for (const auto& entry : fs::directory_iterator(input)) {
-        std::string name = entry.path().filename().string();
-        if (name.size() == 35 && name.substr(32) == ".h5") shards.push_back(entry.path());
-      }
-      std::sort(shards.begin(), shards.end());
+      std::vector<std::string> shards = ShardFiles(input);
       sources.insert(sources.end(), shards.begin(), shards.end());
     } else if (fs::is_regular_file(input)) {
       sources.push_back(input);

@@ -40,6 +40,10 @@ void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& 
   AddDetailOption(cmd, sweep.detail);
   cmd->add_flag("--keep-shards", sweep.keep_shards,
                 "Keep OUT.shards/ after the merged file was verified (default: delete it)");
+  cmd->add_option("--shard-interval", sweep.shard_interval_s,
+                  "Results a rank finishes within this many seconds are stored as one shard "
+                  "(default 0.25; 0 = one shard per task)")
+      ->check(CLI::NonNegativeNumber);
   commands.push_back({cmd, [options] { return RunSweepCommand(*options); }});
 }
 

@@ -411,7 +411,7 @@ SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughput
   return engine.Run();
 }
 
-RoundSimulation::RoundSimulation(Trace trace, std::unique_ptr<ThroughputSource> throughputs,
+RoundSimulation::RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSource> throughputs,
                                  std::unique_ptr<RoundScheduler> scheduler,
                                  const SimulationOptions& options)
     : trace_(std::move(trace)),

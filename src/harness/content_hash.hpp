@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace adaptsim {
 
@@ -15,5 +16,9 @@ namespace adaptsim {
 /// presence change (empty sub-folders do not count). Throws InputError(folder) when the folder
 /// does not exist, is not a folder, holds no regular file, or a file cannot be read.
 std::string FolderContentHash(const std::string& folder);
+
+/// Content hash of `bytes` (the SHA-1 name-based UUID in FileContentHash's namespace, 32 lowercase
+/// hex digits): FileContentHash of a file holding them.
+std::string BytesContentHash(std::string_view bytes);
 
 }  // namespace adaptsim

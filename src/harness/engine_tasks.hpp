@@ -7,13 +7,22 @@
 
 #include "adaptsim/simulation.hpp"
 #include "adaptsim/task.hpp"
+#include "input_cache.hpp"
 
 namespace adaptsim {
 
 /// Round engine: trace_path = a `.trace`; throughputs_path = a throughputs JSON or a catalogue
 /// TOML (models::LoadThroughputSource); the policy runs in the Gavel mechanism when it is an
-/// AllocationPolicy. Throws InputError for bad input.
-std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task);
+/// AllocationPolicy. With `inputs`, the trace (unless built from a production log) and the
+/// throughputs come from that cache (same bytes, same result). Throws InputError for bad input.
+std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task,
+                                                InputCache* inputs = nullptr);
+
+/// RunTask / RunTaskCaught (task.hpp) reading the round engine's inputs through `inputs` (may be
+/// null: read every file), as a sweep worker does for the many tasks it runs.
+SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer, InputCache* inputs);
+SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer,
+                               InputCache* inputs);
 
 /// Interval engine (pollux, optimus, tiresias; docs/pollux.md). When throughputs_path is a
 /// folder it is the Pollux profile folder (one sub-folder per application) and trace_path a

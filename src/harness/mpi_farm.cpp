@@ -2,9 +2,9 @@
 //
 // Protocol (all point-to-point on MPI_COMM_WORLD):
 //   worker -> 0  kTagReady   (empty)          the worker is idle
-//   worker -> 0  kTagResult  ResultMessages   finished (or cancelled) tasks, without tables,
-//   worker -> 0  kTagShard   bytes            then their shard file images, concatenated
-//                                             (if any image_bytes > 0)
+//   worker -> 0  kTagResult  ResultBatch      finished (or cancelled) tasks, without tables,
+//   worker -> 0  kTagShard   bytes            then one shard file image holding the finished
+//                                             ones (if image_bytes > 0)
 //   0 -> worker  kTagTask    TaskMessages     run this batch (queued behind the running tasks)
 //   0 -> worker  kTagDrain   (empty)          stop signal: do not start queued tasks
 //   0 -> worker  kTagCancel  (empty)          abandon the running and queued tasks (grace over)
@@ -13,9 +13,11 @@
 // task while nothing is measured) and keeps up to kQueueDepth batches outstanding per worker
 // while enough work remains, so a worker starts its next task the moment one ends, without a
 // round trip to rank 0. A worker returns its results together, when its queue runs empty, every
-// kResultFlushInterval, or when told to stop: a killed batch loses only tasks not yet sent. Workers
-// encode their result as an HDF5 file image (store.hpp EncodeShard) and send it without
-// blocking; rank 0, the only writer, stores the bytes (shard + manifest line). Nobody waits in
+// --shard-interval (SweepCommandOptions::shard_interval_s), or when told to stop: a killed batch
+// loses only tasks not yet sent. Workers encode the results they send together as one HDF5 file
+// image (store.hpp EncodeShard) and send it without blocking; rank 0, the only writer, stores the
+// bytes (one shard per batch of results
+// + their manifest lines, shard_directory.hpp). Nobody waits in
 // a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and idle workers
 // poll with iprobe and short sleeps (rank 0's CPU time is measured and stored in /meta,
 // docs/performance.md). Completion order depends on timing; nothing stored depends on it except
@@ -36,6 +38,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/harness.hpp"
+#include "engine_tasks.hpp"
 #include "exit_status.hpp"
 #include "mpi_farm.hpp"
 #include "result_serialization.hpp"
@@ -59,8 +62,6 @@ constexpr int kTagShard = 6;
 constexpr int kTagDrain = 7;
 /// Batches outstanding per worker (running + queued) while more tasks remain than workers.
 constexpr int kQueueDepth = 2;
-/// A worker sends its finished results at least this often while it has more tasks queued.
-constexpr auto kResultFlushInterval = std::chrono::milliseconds(250);
 constexpr auto kPollInterval = std::chrono::microseconds(1000);
 // Rank 0's poll backs off while no message arrives (all workers busy) and snaps back to the
 // minimum after each message: few wake-ups per task. The latency it adds (at most kMaxRootPoll)
@@ -86,21 +87,32 @@ struct TaskMessage {
 };
 using TaskMessages = std::vector<TaskMessage>;
 
-/// A finished task (results travel in batches: std::vector<ResultMessage>). With image_bytes > 0
-/// the worker stored the result in a shard image (sent next, tag kTagShard) and `result` holds only
-/// status, message, summary metrics, statistics and wall time; otherwise `result` is complete
-/// (cancelled, or the worker could not encode).
+/// A finished (or cancelled) task.
 struct ResultMessage {
   int index = 0;
   SimulationResult result;
-  std::uint64_t image_bytes = 0;
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& index& result& image_bytes;
+    ar& index& result;
   }
 };
 using ResultMessages = std::vector<ResultMessage>;
+
+/// Results a worker sends together. With image_bytes > 0 the worker stored its tasks that were
+/// not cancelled, in this order, in one shard image (sent next, tag kTagShard), and their
+/// `result`s hold only status, message, summary metrics, statistics and wall time; otherwise
+/// every `result` is complete (cancelled, or the worker could not encode).
+struct ResultBatch {
+  ResultMessages results;
+  std::uint64_t image_bytes = 0;
+  double store_s = 0;  ///< the worker's wall seconds encoding this batch for storage
+
+  template <typename Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar& results& image_bytes& store_s;
+  }
+};
 
 double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
@@ -157,24 +169,30 @@ class Root {
     shards_.Open();
   }
 
-  /// Stores a result (a cancelled task is dropped: it reruns on resume). A non-empty `image` is
-  /// the task's shard encoded by the worker; `result` then only needs the summary fields.
-  void Record(int index, SimulationResult result, int rank,
-              const std::vector<unsigned char>& image = {}) {
-    if (result.status == TaskStatus::kCancelled) return;
-    task_time_sum_ += result.wall_time_s;
-    const PlannedTask& task = plan_.tasks.at(index);
-    batcher_.Observe(task.cost, result.wall_time_s);
-    TaskRecord record = MakeTaskRecord(task.config, index, std::move(result), rank);
-    record.detail = plan_.detail;
-    if (image.empty()) {
-      shards_.Write(record, plan_.provenance);
-    } else {
-      shards_.WriteImage(record, image);
+  /// Stores results as one shard (cancelled tasks are dropped: they rerun on resume). A
+  /// non-empty `image` is the shard of the others encoded by the worker (ResultBatch); their
+  /// results then only need the summary fields.
+  /// `store_s`: what storing them cost the worker (ResultBatch::store_s).
+  void Record(ResultMessages& results, int rank, const std::vector<unsigned char>& image = {},
+              double store_s = 0) {
+    store_time_sum_ += store_s;
+    std::vector<TaskRecord> records;
+    for (ResultMessage& result : results) {
+      if (result.result.status == TaskStatus::kCancelled) continue;
+      task_time_sum_ += result.result.wall_time_s;
+      const PlannedTask& task = plan_.tasks.at(result.index);
+      batcher_.Observe(task.cost, result.result.wall_time_s);
+      records.push_back(MakeTaskRecord(task.config, result.index, std::move(result.result), rank));
+      records.back().detail = plan_.detail;
     }
-    report_.Add(record);
-    progress_.Finished(record, task.cost);
+    if (records.empty()) return;
+    shards_.Write(records, plan_.provenance, image);
+    for (const TaskRecord& record : records) {
+      report_.Add(record);
+      progress_.Finished(record, plan_.tasks[record.task_index].cost);
+    }
   }
+  void AddStoreTime(double seconds) { store_time_sum_ += seconds; }
   /// True once a stop signal arrived (prints a note the first time).
   bool Stopping() {
     if (signals_.received() != 0 && !stop_time_) {
@@ -209,6 +227,7 @@ class Root {
   SweepPlan& plan_;
   const SweepCommandOptions& options_;
   const StopSignals& signals_;
+  InputCache inputs_;  ///< for the tasks rank 0 runs itself (one rank)
 
  private:
   static double PendingCost(const SweepPlan& plan) {
@@ -224,7 +243,8 @@ class Root {
   Clock::time_point start_ = Clock::now();
   double cpu_start_ = ProcessCpuSeconds();
   double task_time_sum_ = 0;
-  std::size_t batches_ = 0;  ///< task messages sent to workers (0 when rank 0 runs the tasks)
+  double store_time_sum_ = 0;  ///< workers' time storing results (one rank: writing shards)
+  std::size_t batches_ = 0;    ///< task messages sent to workers (0 when rank 0 runs the tasks)
   std::optional<Clock::time_point> stop_time_;
 };
 
@@ -239,7 +259,10 @@ int Root::Finish(int workers) {
       {"run_tasks", static_cast<double>(progress_.done())},
       {"run_task_time_sum_s", task_time_sum_},
       {"run_batches", static_cast<double>(batches_ > 0 ? batches_ : progress_.done())},
-      {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0}};
+      {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0},
+      {"run_store_time_sum_s", store_time_sum_},
+      {"run_worker_busy_fraction",
+       wall > 0 ? (task_time_sum_ + store_time_sum_) / (workers * wall) : 0.0}};
   Clock::time_point merge_start = Clock::now();
   std::size_t stored = MergeSweep(plan_, shards_, statistics);
   double merge_wall = Seconds(Clock::now() - merge_start);
@@ -249,11 +272,12 @@ int Root::Finish(int workers) {
   if (!options_.quiet) {
     std::fprintf(stderr,
                  "adaptsim: %zu tasks run in %.2f s on %d worker rank(s) in %.0f batch(es): "
-                 "parallel efficiency %.3f, rank-0 CPU %.3f s (%.2f%% of wall); merge %.2f s; %s "
-                 "holds %zu of %zu tasks\n",
+                 "parallel efficiency %.3f (workers busy %.3f), rank-0 CPU %.3f s (%.2f%% of "
+                 "wall); merge %.2f s; %s holds %zu of %zu tasks\n",
                  progress_.done(), wall, workers, statistics["run_batches"],
-                 statistics["run_parallel_efficiency"], cpu, wall > 0 ? 100 * cpu / wall : 0.0,
-                 merge_wall, plan_.out_path.c_str(), stored, plan_.tasks.size());
+                 statistics["run_parallel_efficiency"], statistics["run_worker_busy_fraction"], cpu,
+                 wall > 0 ? 100 * cpu / wall : 0.0, merge_wall, plan_.out_path.c_str(), stored,
+                 plan_.tasks.size());
   }
   if (stop_time_) {
     std::fprintf(stderr,
@@ -264,13 +288,32 @@ int Root::Finish(int workers) {
   return 0;
 }
 
+/// Rank 0 stores the results it ran itself, timing it as a worker times its encoding.
+void StoreLocally(Root& root, ResultMessages& results) {
+  const Clock::time_point start = Clock::now();
+  ResultMessages batch;
+  batch.swap(results);
+  root.Record(batch, 0);
+  root.AddStoreTime(Seconds(Clock::now() - start));
+}
+
+/// One rank: rank 0 runs the tasks and stores their results as a worker sends them (one shard
+/// per --shard-interval of finished tasks).
 void RunLocally(Root& root) {
   CancelCheck check(root.signals_, root.options_.grace_s, nullptr);
+  ResultMessages unsaved;
+  Clock::time_point first_unsaved = Clock::now();
   for (int index : root.plan_.pending) {
     if (root.Stopping()) break;
     root.SetRunning(1);
-    root.Record(index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check)), 0);
+    if (unsaved.empty()) first_unsaved = Clock::now();
+    unsaved.push_back(
+        {index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check), &root.inputs_)});
+    if (Seconds(Clock::now() - first_unsaved) >= root.options_.shard_interval_s) {
+      StoreLocally(root, unsaved);
+    }
   }
+  StoreLocally(root, unsaved);
 }
 
 /// Tasks to keep outstanding on one worker: kQueueDepth batches of `batch` while more tasks
@@ -282,17 +325,16 @@ std::size_t QueueDepth(std::size_t remaining, int workers, std::size_t batch) {
              : 1;
 }
 
-/// Receives the results whose kTagResult message `status` announced (and their shard images,
-/// concatenated in `images`).
+/// Receives the results whose kTagResult message a probe announced (and their shard image into
+/// `image`, empty when none was sent).
 ResultMessages ReceiveResults(const mpi::communicator& world, int worker,
-                              std::vector<unsigned char>& images) {
-  ResultMessages messages;
-  world.recv(worker, kTagResult, messages);
-  std::size_t bytes = 0;
-  for (const ResultMessage& m : messages) bytes += m.image_bytes;
-  images.resize(bytes);
-  if (bytes > 0) world.recv(worker, kTagShard, images.data(), static_cast<int>(images.size()));
-  return messages;
+                              std::vector<unsigned char>& image, double& store_s) {
+  ResultBatch batch;
+  world.recv(worker, kTagResult, batch);
+  store_s = batch.store_s;
+  image.resize(batch.image_bytes);
+  if (!image.empty()) world.recv(worker, kTagShard, image.data(), static_cast<int>(image.size()));
+  return std::move(batch.results);
 }
 
 void Dispatch(const mpi::communicator& world, Root& root) {
@@ -306,7 +348,7 @@ void Dispatch(const mpi::communicator& world, Root& root) {
   bool drain_sent = false;
   bool cancel_sent = false;
   auto poll = kMinRootPoll;
-  std::vector<unsigned char> images, image;
+  std::vector<unsigned char> image;
   std::vector<mpi::request> task_sends;  // each keeps its serialized message alive
   while (running_workers > 0) {
     bool stopping = root.Stopping();
@@ -335,20 +377,15 @@ void Dispatch(const mpi::communicator& world, Root& root) {
     poll = kMinRootPoll;
     int worker = status->source();
     ResultMessages results;
+    double store_s = 0;
     if (status->tag() == kTagResult) {
-      results = ReceiveResults(world, worker, images);
+      results = ReceiveResults(world, worker, image, store_s);
       outstanding[worker] -= std::min(outstanding[worker], results.size());
     } else {
       world.recv(worker, kTagReady);
     }
     // Record first: the measured times size the next batch.
-    std::size_t offset = 0;
-    for (ResultMessage& result : results) {
-      image.assign(images.begin() + static_cast<std::ptrdiff_t>(offset),
-                   images.begin() + static_cast<std::ptrdiff_t>(offset + result.image_bytes));
-      offset += result.image_bytes;
-      root.Record(result.index, std::move(result.result), worker, image);
-    }
+    root.Record(results, worker, image, store_s);
     while (!stopping && next < pending.size() &&
            outstanding[worker] < QueueDepth(pending.size() - next, workers, batch_size[worker])) {
       // Not send(): a task message above the eager limit would block rank 0 until the worker,
@@ -385,24 +422,30 @@ std::optional<int> ProbeRoot(const mpi::communicator& world, bool wait) {
 /// A worker's side of the farm: a queue of tasks from rank 0, results sent without blocking.
 class Worker {
  public:
-  Worker(const mpi::communicator& world, const StopSignals& signals, const Provenance& provenance)
-      : world_(world), signals_(signals), provenance_(provenance) {}
+  /// `shard_interval_s`: SweepCommandOptions::shard_interval_s.
+  Worker(const mpi::communicator& world, const StopSignals& signals, const Provenance& provenance,
+         double shard_interval_s)
+      : world_(world),
+        signals_(signals),
+        provenance_(provenance),
+        shard_interval_s_(shard_interval_s) {}
 
   void Run() {
     world_.send(0, kTagReady);
     while (ReceiveFromRoot()) {
       TaskMessage message = std::move(queue_.front());
       queue_.pop_front();
-      SimulationResult result;
+      if (unsent_.empty() && unsent_records_.empty()) first_unsent_ = Clock::now();
       if (drain_ || signals_.received() != 0) {
-        result.status = TaskStatus::kCancelled;  // queued, never started: reruns on resume
-        result.message = "not started: sweep stopping";
+        ResultMessage cancelled{message.index, {}};
+        cancelled.result.status = TaskStatus::kCancelled;  // queued, never started: reruns
+        cancelled.result.message = "not started: sweep stopping";
+        unsent_.push_back(std::move(cancelled));
       } else {
-        result = RunOne(message);
+        RunOne(message);
       }
-      Add(message.index, std::move(result));
       if (drain_ || signals_.received() != 0 ||
-          Clock::now() - first_unsent_ >= kResultFlushInterval) {
+          Seconds(Clock::now() - first_unsent_) >= shard_interval_s_) {
         Flush();
       }
     }
@@ -437,57 +480,57 @@ class Worker {
     }
   }
 
-  /// Runs a task and encodes its shard into image_ (empty when it could not be encoded or the
-  /// task was cancelled); returns the result without the tables the image holds.
-  SimulationResult RunOne(const TaskMessage& message) {
+  /// Runs a task and queues its result for the next Flush (a finished task as its complete
+  /// record, to be encoded with the others).
+  void RunOne(const TaskMessage& message) {
     TaskConfig config = TaskConfig::FromJson(nlohmann::json::parse(message.config_json));
     config.simulation.max_wall_time_s = message.max_wall_time_s;
     CancelCheck check(signals_, message.grace_s, &world_);
-    SimulationResult result = RunTaskCaught(config, std::ref(check));
+    SimulationResult result = RunTaskCaught(config, std::ref(check), &inputs_);
     if (check.root_cancelled()) drain_ = true;
-    if (result.status == TaskStatus::kCancelled) return result;
-    TaskRecord record = MakeTaskRecord(config, message.index, std::move(result), world_.rank());
-    record.detail = static_cast<ResultDetail>(message.detail);
-    try {
-      image_ = EncodeShard(record, provenance_);
-    } catch (const StoreError&) {
-      image_.clear();  // rank 0 encodes the complete result itself
-      return std::move(record.result);
+    if (result.status == TaskStatus::kCancelled) {
+      unsent_.push_back({message.index, std::move(result)});
+      return;
     }
-    SimulationResult summary = std::move(record.result);  // the tables travel in the image
-    summary.jobs.clear();
-    summary.rounds.clear();
-    summary.throughput_timeline.clear();
-    summary.gpu_busy_time_s.clear();
-    summary.round_stays.clear();
-    return summary;
+    unsent_records_.push_back(
+        MakeTaskRecord(config, message.index, std::move(result), world_.rank()));
+    unsent_records_.back().detail = static_cast<ResultDetail>(message.detail);
   }
 
-  /// Queues a result (and the shard image in image_) for the next Flush.
-  void Add(int index, SimulationResult result) {
-    if (unsent_.empty()) first_unsent_ = Clock::now();
-    ResultMessage message{index, std::move(result), 0};
-    if (message.result.status != TaskStatus::kCancelled) {
-      message.image_bytes = image_.size();
-      unsent_images_.insert(unsent_images_.end(), image_.begin(), image_.end());
-    }
-    image_.clear();
-    unsent_.push_back(std::move(message));
-  }
-
-  /// Sends the queued results without blocking; the previous sends must have completed first
-  /// (their buffers are reused).
+  /// Sends the queued results without blocking, the finished ones encoded as one shard image;
+  /// the previous sends must have completed first (their buffers are reused).
   void Flush() {
-    if (unsent_.empty()) return;
+    if (unsent_.empty() && unsent_records_.empty()) return;
     WaitForSends();
-    sent_.swap(unsent_);
-    sent_images_.swap(unsent_images_);
+    sent_.results.swap(unsent_);
     unsent_.clear();
-    unsent_images_.clear();
+    sent_image_.clear();
+    const Clock::time_point store_start = Clock::now();
+    if (!unsent_records_.empty()) {
+      try {
+        sent_image_ = EncodeShard(unsent_records_, provenance_);
+      } catch (const StoreError&) {
+        sent_image_.clear();  // rank 0 encodes the complete results itself
+      }
+    }
+    for (TaskRecord& record : unsent_records_) {
+      ResultMessage message{record.task_index, std::move(record.result)};
+      if (!sent_image_.empty()) {  // the tables travel in the image
+        message.result.jobs.clear();
+        message.result.rounds.clear();
+        message.result.throughput_timeline.clear();
+        message.result.gpu_busy_time_s.clear();
+        message.result.round_stays.clear();
+      }
+      sent_.results.push_back(std::move(message));
+    }
+    unsent_records_.clear();
+    sent_.image_bytes = sent_image_.size();
+    sent_.store_s = Seconds(Clock::now() - store_start);
     requests_.push_back(world_.isend(0, kTagResult, sent_));
-    if (!sent_images_.empty()) {
+    if (!sent_image_.empty()) {
       requests_.push_back(
-          world_.isend(0, kTagShard, sent_images_.data(), static_cast<int>(sent_images_.size())));
+          world_.isend(0, kTagShard, sent_image_.data(), static_cast<int>(sent_image_.size())));
     }
   }
 
@@ -502,11 +545,14 @@ class Worker {
   const mpi::communicator& world_;
   const StopSignals& signals_;
   const Provenance& provenance_;
+  double shard_interval_s_;
+  InputCache inputs_;  ///< parsed traces and throughputs, shared by this worker's tasks
   std::deque<TaskMessage> queue_;
   bool drain_ = false;
-  std::vector<unsigned char> image_;
-  ResultMessages unsent_, sent_;
-  std::vector<unsigned char> unsent_images_, sent_images_;
+  ResultMessages unsent_;                   ///< cancelled tasks not yet sent
+  std::vector<TaskRecord> unsent_records_;  ///< finished tasks not yet sent
+  ResultBatch sent_;                        ///< the message of the last Flush
+  std::vector<unsigned char> sent_image_;   ///< its shard image
   Clock::time_point first_unsent_ = Clock::now();
   std::vector<mpi::request> requests_;
 };
@@ -545,7 +591,7 @@ int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& wo
   if (world.rank() == 0) provenance = plan->provenance;
   boost::mpi::broadcast(world, provenance, 0);
   if (world.rank() != 0) {
-    Worker(world, signals, provenance).Run();
+    Worker(world, signals, provenance, options.shard_interval_s).Run();
     return 0;
   }
   try {

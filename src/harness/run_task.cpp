@@ -14,10 +14,11 @@
 
 namespace adaptsim {
 
-std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task) {
+std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, InputCache* inputs) {
   // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
-  std::unique_ptr<ThroughputSource> throughputs =
-      models::LoadThroughputSource(task.throughputs_path);
+  std::shared_ptr<const ThroughputSource> throughputs =
+      inputs != nullptr ? inputs->Throughputs(task.throughputs_path)
+                        : models::LoadThroughputSource(task.throughputs_path);
   // A production log becomes a trace by the seeded rule (docs/production.md).
   Trace trace;
   std::map<std::string, std::int64_t> statistics;
@@ -26,7 +27,7 @@ std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task) {
     statistics = InputStatisticsOf(built);
     trace = std::move(built.trace);
   } else {
-    trace = ReadTrace(task.trace_path);
+    trace = inputs != nullptr ? inputs->ReadTrace(task.trace_path) : ReadTrace(task.trace_path);
   }
   const GavelMechanismOptions mechanism{task.simulation.round_duration_s,
                                         task.simulation.allocation_reset_interval_s};
@@ -39,18 +40,28 @@ std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task) {
 }
 
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {
+  return RunTask(task, observer, nullptr);
+}
+
+SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer,
+                         InputCache* inputs) {
   task.simulation.Validate();
   // The policy table says which engine runs the policy (docs/architecture.md).
   const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
   std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
                                                ? MakeIntervalSimulation(task)
-                                               : MakeRoundSimulation(task);
+                                               : MakeRoundSimulation(task, inputs);
   SimulationResult result = simulation->Run(observer);
   ComputeMetrics(result, task.simulation.num_gpus);
   return result;
 }
 
 SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer) {
+  return RunTaskCaught(task, observer, nullptr);
+}
+
+SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer,
+                               InputCache* inputs) {
   const auto start = std::chrono::steady_clock::now();
   SimulationResult result;
   auto fail = [&](TaskStatus status, const std::string& message) {
@@ -59,7 +70,7 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& obse
     result.message = message;
   };
   try {
-    result = RunTask(task, observer);
+    result = RunTask(task, observer, inputs);
   } catch (const TaskCancelled& error) {
     fail(TaskStatus::kCancelled, error.what());
   } catch (const InputError& error) {

@@ -1,12 +1,15 @@
-// Crash-safe result storage of a sweep (docs/sweeps.md §4): one HDF5 shard per finished task,
-// `<out>.shards/<task id>.h5`, written under a temporary name, fsync'd and renamed (store.hpp
-// WriteShard), plus an append-only log `<out>.shards/manifest.jsonl` (one JSON object per line:
-// id, status, task_index, rank, wall_time_s, detail, sha256, finished_utc). A shard file is the
-// proof that a task finished; the manifest is the fast index used on resume (a shard without a
-// manifest line — kill -9 between rename and append — is read instead; a torn last line is
-// ignored) and holds the SHA-256 of each shard's bytes, so that Verify finds a shard truncated or
-// altered on disk.
-// Only rank 0 uses this class. No MPI here.
+// Crash-safe result storage of a sweep (docs/sweeps.md §4): one HDF5 shard per batch of finished
+// tasks (a worker's results sent together; one task when tasks are long),
+// `<out>.shards/<name>.h5`, written under a temporary name, fsync'd and renamed (store.hpp
+// WriteShardImage), plus an append-only log `<out>.shards/manifest.jsonl` (one JSON object per
+// task: id, status, task_index, rank, wall_time_s, detail, sha256, finished_utc, shard). A shard's
+// name is its task's id when it holds one task, else the content hash of its tasks' ids (32 hex
+// digits either way); `sha256` is the SHA-256 of the shard's bytes, the same on every line of a
+// shard, so that Verify finds a shard truncated or altered on disk. A shard file is the proof
+// that its tasks finished; the manifest is the fast index used on resume and gives the order in
+// which shards were written (a shard without manifest lines — kill -9 between rename and append —
+// is read instead and counts as the newest; a torn last line is ignored; lines without `shard`,
+// written before batches, name the task's own shard). Only rank 0 uses this class. No MPI here.
 #pragma once
 
 #include <map>
@@ -21,57 +24,80 @@ namespace adaptsim {
 
 /// A shard that failed Verify.
 struct CorruptShard {
-  std::string task_id;
-  std::string path;     ///< where the shard was found
-  std::string reason;   ///< checksum mismatch (with sizes) or the reader's error
-  int task_index = -1;  ///< from its manifest line; -1 when it has none
+  /// A task the shard held, as its manifest lines (or, without lines, the shard itself) name it.
+  struct Task {
+    std::string id;
+    int task_index = -1;  ///< from its manifest line; -1 when it has none
+  };
+  std::string path;         ///< where the shard was found
+  std::string reason;       ///< checksum mismatch (with sizes) or the reader's error
+  std::vector<Task> tasks;  ///< empty when the shard has no manifest lines and cannot be read
 };
 
 class ShardDirectory {
  public:
   /// `out_path` is the sweep's --out; the folder is `<out_path>.shards`.
   explicit ShardDirectory(const std::string& out_path);
+  /// The shard folder `folder` itself (`adaptsim merge DIR.shards`).
+  static ShardDirectory InFolder(const std::string& folder);
 
-  /// Creates the folder if needed and deletes temporary files left by a killed run.
+  /// Creates the folder if needed, deletes temporary files left by a killed run and checks that
+  /// the folder takes new files. Throws StoreError naming the folder and the system's error text.
   void Open();
   /// Deletes the folder and everything in it.
   void RemoveAll();
   /// Checks every shard: one with a SHA-256 in the manifest must match it (truncated or altered
-  /// bytes fail); one without (no manifest line, or a line written before checksums) must be
-  /// readable. Failing shards are left out of everything below from then on and, with
-  /// `quarantine`, renamed to `<task id>.h5.corrupt` so that no later reader takes them for a
-  /// result. Returns them. Throws StoreError only when a shard cannot be read at all (I/O error).
+  /// bytes fail); one without (no manifest lines, or lines written before checksums) must be
+  /// readable and hold the tasks its name stands for. Failing shards are left out of everything
+  /// below from then on — all their tasks count as not finished, unless an older copy of a task
+  /// is stored in another shard — and, with `quarantine`, renamed to `<name>.h5.corrupt` so that
+  /// no later reader takes them for results. Returns them. Throws StoreError only when a shard
+  /// cannot be read at all (I/O error) or renamed.
   std::vector<CorruptShard> Verify(bool quarantine);
-  /// task id -> status of every complete shard. Throws StoreError for an unreadable shard
-  /// without a manifest line (Verify first to skip such shards).
+  /// task id -> status of its newest copy in a complete shard. Throws StoreError for an
+  /// unreadable shard without manifest lines (Verify first to skip such shards).
   std::map<std::string, TaskStatus> Finished() const;
-  /// task id -> stored detail of every complete shard (manifest lines without `detail`: kFull).
-  /// Throws StoreError for an unreadable shard without a manifest line.
+  /// task id -> stored detail of its newest copy (manifest lines without `detail`: kFull).
+  /// Throws StoreError for an unreadable shard without manifest lines.
   std::map<std::string, ResultDetail> Details() const;
-  /// Writes the shard (fsync'd), then appends its manifest line (with the shard's SHA-256).
-  /// Throws StoreError naming the path and the system's error text (e.g. disk full).
-  void Write(const TaskRecord& record, const Provenance& provenance);
-  /// Stores `image` (EncodeShard of `record` made by a worker) as the shard of `record`, then
-  /// appends its manifest line; `record` only supplies id, status, index, rank and
-  /// wall time. Throws StoreError.
-  void WriteImage(const TaskRecord& record, const std::vector<unsigned char>& image);
-  /// Paths of all complete shards (sorted), without those Verify rejected.
+  /// Stores `records` as one shard (fsync'd), then appends their manifest lines, each with the
+  /// shard's SHA-256. `image` is EncodeShard(records) made by a worker (`records` then only
+  /// supply id, status, index, rank and wall time); empty: encoded here from the complete
+  /// records. Throws StoreError naming the path and the system's error text (e.g. disk full).
+  void Write(const std::vector<TaskRecord>& records, const Provenance& provenance,
+             const std::vector<unsigned char>& image = {});
+  /// Paths of all complete shards in the order they were written (a task in several shards —
+  /// rerun — is newest in the last), without those Verify rejected. MergeResults takes a task
+  /// from its last source.
   std::vector<std::string> ShardPaths() const;
   const std::string& dir() const { return dir_; }
 
  private:
-  struct ManifestEntry {
-    std::optional<TaskStatus> status;
+  struct Stored {
+    TaskStatus status = TaskStatus::kOk;
+    ResultDetail detail = ResultDetail::kFull;
+  };
+  /// One readable manifest line.
+  struct Line {
+    std::string id;
+    std::string shard;                          ///< lines without `shard`: the task's id
+    std::optional<TaskStatus> status;           ///< none: the shard itself is read instead
     ResultDetail detail = ResultDetail::kFull;  ///< lines without `detail`: kFull
     std::string sha256;                         ///< "" on lines written before checksums
     int task_index = -1;
   };
-  /// task id -> its last readable manifest line.
-  std::map<std::string, ManifestEntry> ReadManifest() const;
-  void AppendManifest(const TaskRecord& record, const std::string& sha256);
+  /// The manifest's readable lines in the order they were appended (a torn or foreign line is
+  /// skipped).
+  std::vector<Line> ReadManifest() const;
+  /// Names of the complete shards on disk, without those Verify rejected.
+  std::set<std::string> ShardsOnDisk() const;
+  /// Newest stored copy of every task, and the shards in write order.
+  std::map<std::string, Stored> Index(std::vector<std::string>* shard_paths = nullptr) const;
+  void AppendManifest(const std::vector<TaskRecord>& records, const std::string& shard,
+                      const std::string& sha256);
 
   std::string dir_;
-  std::set<std::string> rejected_;  ///< task ids of shards Verify rejected
+  std::set<std::string> rejected_;  ///< names of shards Verify rejected
 };
 
 }  // namespace adaptsim

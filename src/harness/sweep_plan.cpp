@@ -47,22 +47,48 @@ void Order(SweepPlan& plan, DispatchOrder order) {
   if (order == DispatchOrder::kShortestFirst) by_cost(false);
 }
 
-/// One warning per corrupt shard, naming the shard and its task.
+/// One warning per task of each corrupt shard, naming the shard and the task.
 void ReportCorrupt(const SweepPlan& plan, const std::vector<CorruptShard>& corrupt, bool dry_run) {
+  std::set<int> pending(plan.pending.begin(), plan.pending.end());
   for (const CorruptShard& shard : corrupt) {
-    std::string task = "a task not in this spec (id " + shard.task_id + ", task_index " +
-                       std::to_string(shard.task_index) + " in its manifest)";
-    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
-      const PlannedTask& t = plan.tasks[i];
-      if (t.id != shard.task_id) continue;
-      task = "task " + std::to_string(i) + " (id " + t.id + ", policy " + t.config.policy + ", " +
-             std::to_string(t.config.simulation.num_gpus) + " GPUs, seed " +
-             std::to_string(t.config.seed) + ")";
+    std::string moved = dry_run ? std::string("left in place (--dry-run)")
+                                : "moved to '" + shard.path + ".corrupt'";
+    std::vector<CorruptShard::Task> held_tasks = shard.tasks;
+    if (held_tasks.empty()) {
+      // No manifest lines and unreadable: a shard of one task is named by its id, a batch by a
+      // hash of its tasks' ids, which names none of them.
+      const std::string name = fs::path(shard.path).stem().string();
+      for (const PlannedTask& t : plan.tasks) {
+        if (t.id == name) held_tasks.push_back({name, -1});
+      }
     }
-    std::string action = dry_run ? std::string("its task would run again")
-                                 : "moved to '" + shard.path + ".corrupt'; its task runs again";
-    std::fprintf(stderr, "adaptsim: warning: shard '%s' of %s is corrupt: %s; %s\n",
-                 shard.path.c_str(), task.c_str(), shard.reason.c_str(), action.c_str());
+    if (held_tasks.empty()) {
+      std::fprintf(stderr,
+                   "adaptsim: warning: shard '%s' is corrupt: %s; %s; the tasks it held are "
+                   "not finished\n",
+                   shard.path.c_str(), shard.reason.c_str(), moved.c_str());
+    }
+    for (const CorruptShard::Task& held : held_tasks) {
+      std::string task = "a task not in this spec (id " + held.id + ", task_index " +
+                         std::to_string(held.task_index) + " in its manifest)";
+      std::string fate = "its task is not in this spec";
+      for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+        const PlannedTask& t = plan.tasks[i];
+        if (t.id != held.id) continue;
+        task = "task " + std::to_string(i) + " (id " + t.id + ", policy " + t.config.policy + ", " +
+               std::to_string(t.config.simulation.num_gpus) + " GPUs, seed " +
+               std::to_string(t.config.seed) + ")";
+        if (pending.count(static_cast<int>(i)) > 0) {
+          fate = dry_run ? "its task would run again" : "its task runs again";
+        } else {
+          fate = "its task keeps an older stored result (" +
+                 std::string(t.state ? ToString(*t.state) : "none") + ")";
+        }
+      }
+      std::fprintf(stderr, "adaptsim: warning: shard '%s' of %s is corrupt: %s; %s; %s\n",
+                   shard.path.c_str(), task.c_str(), shard.reason.c_str(), moved.c_str(),
+                   fate.c_str());
+    }
   }
 }
 
@@ -74,6 +100,9 @@ void SweepCommandOptions::Validate() const {
     throw InputError("command line", 0, "--task-timeout-rounds", "must be >= 0");
   }
   if (!(grace_s >= 0)) throw InputError("command line", 0, "--grace", "must be >= 0");
+  if (!(shard_interval_s >= 0)) {
+    throw InputError("command line", 0, "--shard-interval", "must be >= 0");
+  }
 }
 
 SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
@@ -166,19 +195,18 @@ std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
 }
 
 bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet) {
-  std::vector<std::string> paths = shards.ShardPaths();
-  std::set<std::string> ids;
-  for (const std::string& path : paths) ids.insert(fs::path(path).stem().string());
+  std::set<std::string> ids;  // every task in a shard
   std::vector<std::string> missing;
   std::string failure;
   try {
+    for (const auto& [id, status] : shards.Finished()) ids.insert(id);
     missing = MissingTasks(plan.out_path, ids);
   } catch (const StoreError& error) {
     failure = error.what();
   }
   if (failure.empty() && !missing.empty()) {
     failure = std::to_string(missing.size()) + " of " + std::to_string(ids.size()) +
-              " shard(s) are not in it (first " + missing.front() +
+              " task(s) of the shards are not in it (first " + missing.front() +
               "; a shard of a task not in this spec is never merged)";
   }
   if (!failure.empty()) {
@@ -189,7 +217,7 @@ bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool
   if (keep) return true;
   shards.RemoveAll();
   if (!quiet) {
-    std::fprintf(stderr, "adaptsim: %s verified (%zu shard(s) in it); removed %s\n",
+    std::fprintf(stderr, "adaptsim: %s verified (%zu task(s) of the shards in it); removed %s\n",
                  plan.out_path.c_str(), ids.size(), shards.dir().c_str());
   }
   return true;

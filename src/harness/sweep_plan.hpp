@@ -40,9 +40,9 @@ struct SweepPlan {
 /// Validates options and spec; unless --dry-run, locks --out (OutputLock: another sweep on it is
 /// refused), applies --force (deletes --out and its shards) and checks that the shard folder
 /// takes files. Then verifies the shards (ShardDirectory::Verify: a corrupt one is reported on
-/// stderr, set aside and its task planned again), reads what is finished (shards, then an
-/// existing --out) and orders the rest. Throws InputError for bad input (also an --out folder
-/// that cannot be written), StoreError for unreadable shard folders, std::runtime_error when
+/// stderr task by task, set aside and all its tasks planned again), reads what is finished (shards,
+/// then an existing --out) and orders the rest. Throws InputError for bad input (also an --out
+/// folder that cannot be written), StoreError for unreadable shard folders, std::runtime_error when
 /// another sweep holds the lock.
 SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count);
 

@@ -188,6 +188,10 @@ std::string FileContentHash(const std::string& path) {
   if (!in) throw InputError(path, 0, "", "cannot read file");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path, 0, "", "cannot read file");
+  return BytesContentHash(bytes);
+}
+
+std::string BytesContentHash(std::string_view bytes) {
   boost::uuids::name_generator_sha1 generate(kFileNamespace);
   return Hex(generate(bytes.data(), bytes.size()));
 }
@@ -211,8 +215,7 @@ std::string FolderContentHash(const std::string& folder) {
   for (const std::string& file : files) {
     manifest += file + "\t" + FileContentHash((fs::path(folder) / file).string()) + "\n";
   }
-  boost::uuids::name_generator_sha1 generate(kFileNamespace);
-  return Hex(generate(manifest.data(), manifest.size()));
+  return BytesContentHash(manifest);
 }
 
 void FillContentHashes(TaskConfig& task) {

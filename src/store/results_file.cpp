@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -349,18 +350,29 @@ struct Chosen {
 
 }  // namespace
 
-std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenance& provenance) {
+std::vector<unsigned char> EncodeShard(std::span<const TaskRecord> records,
+                                       const Provenance& provenance) {
+  if (records.empty()) throw StoreError("a shard holds at least one task");
   store::ErrorScope errors;
   // The core driver keeps the file in memory; the name only identifies it inside this process.
-  Handle file = store::CreateFile(record.task_id + ".h5", /*in_memory=*/true);
+  Handle file = store::CreateFile(records.front().task_id + ".h5", /*in_memory=*/true);
   Provenance shard_provenance = provenance;
-  shard_provenance.detail = record.detail;  // a shard's /meta@detail is its task's
+  shard_provenance.detail = records.front().detail;  // a shard's /meta@detail is its tasks'
+  std::vector<SummaryRow> rows;
+  for (const TaskRecord& record : records) {
+    shard_provenance.detail = std::min(shard_provenance.detail, record.detail);
+    rows.push_back(store::MakeSummaryRow(record));
+  }
   WriteMeta(file, shard_provenance);
   Handle summary = store::CreateGroup(file, "summary");
-  store::WriteTable(summary, SummaryTable({store::MakeSummaryRow(record)}), true);
+  store::WriteTable(summary, SummaryTable(rows), true);
   Handle tasks = store::CreateGroup(file, "tasks");
-  WriteTask(tasks, record);
+  for (const TaskRecord& record : records) WriteTask(tasks, record);
   return store::FileImage(file);
+}
+
+std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenance& provenance) {
+  return EncodeShard(std::span<const TaskRecord>(&record, 1), provenance);
 }
 
 void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image) {
@@ -424,15 +436,23 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
       // variable-length string attributes (dense attribute storage) crashes in HDF5 1.10.8.
       // Each source is opened once and kept open while its tasks are copied (a merged --out
       // holds thousands), so the merge stays linear in the number of tasks.
-      std::map<std::size_t, Handle> open_sources;
+      // Least recently used sources are closed first: the tasks of one shard (a worker's batch)
+      // are mostly neighbours in task_index order.
+      std::map<std::size_t, std::pair<Handle, std::size_t>> open_sources;  // source -> file, use
+      std::size_t uses = 0;
       for (const Chosen* c : order) {
         const std::string& source = options.sources[c->source];
         auto it = open_sources.find(c->source);
         if (it == open_sources.end()) {
-          if (open_sources.size() >= kMaxOpenSources) open_sources.clear();
-          it = open_sources.emplace(c->source, store::OpenFile(source, false)).first;
+          if (open_sources.size() >= kMaxOpenSources) {
+            open_sources.erase(std::min_element(
+                open_sources.begin(), open_sources.end(),
+                [](const auto& a, const auto& b) { return a.second.second < b.second.second; }));
+          }
+          it = open_sources.emplace(c->source, std::pair(store::OpenFile(source, false), 0)).first;
         }
-        StoredTask stored = store::ReadStoredTask(it->second, source, c->row.task_id);
+        it->second.second = ++uses;
+        StoredTask stored = store::ReadStoredTask(it->second.first, source, c->row.task_id);
         TaskRecord record;
         record.task_id = stored.task_id;
         record.task_index = c->row.task_index;

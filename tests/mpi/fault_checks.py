@@ -85,8 +85,12 @@ def command(ranks, spec_path, out, *extra):
     return ([mpiexec, "--oversubscribe", "-n", str(ranks)] + cmd) if ranks > 1 else cmd
 
 
-def sweep(spec_path, out, *extra, ranks=1, limit=None):
-    """Runs a sweep; returns (exit code, what it printed)."""
+def sweep(spec_path, out, *extra, ranks=1, limit=None, interval="0"):
+    """Runs a sweep; returns (exit code, what it printed). `interval` is --shard-interval: "0"
+    (one shard per task: the shards, and so the sizes the disk-full modes place limits
+    between, do not depend on timing) or None for the default (tasks batched into shards)."""
+    if interval is not None:
+        extra = (*extra, "--shard-interval", interval)
     def set_limit():
         if limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
@@ -128,18 +132,33 @@ def shards(out):
     return sorted(n for n in os.listdir(folder) if re.fullmatch(r"[0-9a-f]{32}\.h5", n))
 
 
+def by_shard(out):
+    """Shard name (32 hex digits) -> the manifest lines of its tasks, in order. A name written
+    again (a task rerun after its one-task shard was set aside as corrupt) keeps only the lines
+    of its last write."""
+    groups = {}
+    for m in manifest(out):
+        lines = groups.setdefault(m["shard"], [])
+        if lines and lines[-1]["sha256"] != m["sha256"]:
+            lines.clear()
+        lines.append(m)
+    return groups
+
+
 def check_intact(out):
-    """Every shard is as its manifest line says (SHA-256) and opens as HDF5; no temporary file."""
-    recorded = {m["id"]: m["sha256"] for m in manifest(out)}
+    """Every shard is as its manifest lines say (one SHA-256, the tasks they name) and opens as
+    HDF5; no temporary file."""
+    groups = by_shard(out)
     for name in shards(out):
         path = os.path.join(out + ".shards", name)
         with open(path, "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
-        if recorded.get(name[:32]) != digest:
+        lines = groups.get(name[:32], [])
+        if not lines or any(m["sha256"] != digest for m in lines):
             fail(f"shard {name} does not match its manifest checksum")
         with h5py.File(path, "r") as h:
-            if len(h["summary"]["task_id"]) != 1:
-                fail(f"shard {name} does not hold one task")
+            if list(h["summary"]["task_id"].asstr()) != [m["id"] for m in lines]:
+                fail(f"shard {name} does not hold the tasks its manifest lines name")
     leftovers = [n for n in os.listdir(os.path.dirname(out) or ".") if ".tmp." in n]
     leftovers += [n for n in os.listdir(out + ".shards") if ".tmp." in n]
     if leftovers:
@@ -261,6 +280,41 @@ if mode == "checksum":
         fail(f"{runs_count(text)} tasks rerun, expected the 3 corrupt ones")
     check_intact(out)
     same_results(ref, out)
+    # Batched shards (the default --shard-interval): a corrupt shard takes all of its tasks with
+    # it, and only those rerun. Two runs of two tasks each, every run's tasks in one shard.
+    out_b = os.path.join(workdir, "batched.h5")
+    for seed in (0, 1):
+        half = spec(f"half{seed}", QUICK.replace("seeds = [0, 1]", f"seeds = [{seed}]"))
+        code, _ = sweep(half, out_b, "--quiet", "--keep-shards", "--shard-interval", "3600",
+                        interval=None)
+        if code != 0:
+            fail(f"batched run {seed} exited {code}")
+    os.remove(out_b)
+    groups = by_shard(out_b)
+    if sorted(len(lines) for lines in groups.values()) != [2, 2]:
+        fail(f"expected 2 shards of 2 tasks, found {[len(v) for v in groups.values()]}")
+    check_intact(out_b)
+    victim, kept = sorted(groups)
+    path = os.path.join(out_b + ".shards", victim + ".h5")
+    with open(path, "r+b") as f:
+        f.seek(os.path.getsize(path) // 2)
+        chunk = bytearray(f.read(3))
+        f.seek(-3, os.SEEK_CUR)
+        f.write(bytes(b ^ 0xFF for b in chunk))
+    code, text = sweep(s, out_b, "--keep-shards", interval=None)
+    if code != 0:
+        fail(f"resume of the batched run exited {code}")
+    for m in groups[victim]:
+        # (the task's index is the full spec's, not the half's the manifest line records)
+        if not re.search(re.escape(f"adaptsim: warning: shard '{path}' of task ") +
+                         r"\d+ " + re.escape(f"(id {m['id']}") + r".*truncated or altered", text):
+            fail(f"no warning naming task {m['id']} of the corrupt batched shard")
+    if runs_count(text) != 2 or not os.path.exists(path + ".corrupt"):
+        fail(f"{runs_count(text)} tasks rerun, expected the corrupt shard's 2 (or no .corrupt)")
+    if not os.path.exists(os.path.join(out_b + ".shards", kept + ".h5")):
+        fail("the intact batched shard was touched")
+    check_intact(out_b)
+    same_results(ref, out_b)
     # A dry run reports a corrupt shard without touching it (no --out: the shard is the only copy).
     os.remove(out)
     with open(os.path.join(folder, names[3]), "r+b") as f:
@@ -333,7 +387,7 @@ if mode == "enospc_fsize":
     traces = [tiny, TRACE]
     s, ref, _ = reference("fsize", 'policies = ["fifo", "max_min_fairness"]\ndetail = "full"\n',
                           trace=traces)
-    entries = {m["task_index"]: m["id"] for m in manifest(ref)}
+    entries = {m["task_index"]: m["shard"] for m in manifest(ref)}
     size = {i: os.path.getsize(f"{ref}.shards/{entries[i]}.h5") for i in entries}
     small, large = max(size[0], size[1]), min(size[2], size[3])
     if not small < large:
