@@ -142,5 +142,30 @@ TEST_F(ShardDirectoryTest, ACorruptShardOfTwoTasksReportsBothAndKeepsTheOtherSha
   EXPECT_EQ(shards.ShardPaths(), std::vector<std::string>{paths[0]});
 }
 
+TEST_F(ShardDirectoryTest, ShardFilesLeavesOutACorruptShardAndNamesItsTasks) {
+  ShardDirectory shards(out_);
+  shards.Open();
+  const TaskRecord a = Record(0, TaskStatus::kOk, 10.0);
+  const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
+  const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
+  shards.Write({a}, Provenance{});
+  shards.Write({b, c}, Provenance{});
+  const std::vector<std::string> paths = shards.ShardPaths();
+  ASSERT_EQ(paths.size(), 2u);
+  fs::resize_file(paths[1], fs::file_size(paths[1]) / 2);  // truncated
+  std::vector<std::string> skipped;
+  EXPECT_EQ(ShardFiles(shards.dir(), &skipped), std::vector<std::string>{paths[0]});
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].find(paths[1]), std::string::npos) << skipped[0];
+  EXPECT_NE(skipped[0].find(b.task_id), std::string::npos) << skipped[0];
+  EXPECT_NE(skipped[0].find(c.task_id), std::string::npos) << skipped[0];
+  EXPECT_TRUE(fs::exists(paths[1]));  // nothing moved
+  // The merge of what is left holds the intact shard's task.
+  MergeOptions merge;
+  merge.sources = ShardFiles(shards.dir());
+  merge.provenance.detail = ResultDetail::kSummary;
+  EXPECT_EQ(MergeResults(out_, merge), 1u);
+}
+
 }  // namespace
 }  // namespace adaptsim

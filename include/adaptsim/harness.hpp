@@ -65,8 +65,11 @@ TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationRe
 
 /// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as
 /// its manifest records it (a task rerun into a newer shard is then taken from that one when
-/// the list is merged, MergeOptions::sources). Throws StoreError for an unreadable shard that
-/// has no manifest line.
-std::vector<std::string> ShardFiles(const std::string& folder);
+/// the list is merged, MergeOptions::sources). A shard that fails the resume's check (SHA-256
+/// of its bytes against the manifest; readable, when it has no manifest lines) is left out and,
+/// with `skipped`, described there (path, reason, the ids of its tasks); nothing is moved.
+/// Throws StoreError when the folder cannot be read.
+std::vector<std::string> ShardFiles(const std::string& folder,
+                                    std::vector<std::string>* skipped = nullptr);
 
 }  // namespace adaptsim

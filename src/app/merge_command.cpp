@@ -20,14 +20,16 @@ struct MergeCommandOptions {
   std::vector<std::string> argv;
 };
 
-/// Inputs: results files and shard folders (their shards in write order); default OUT.shards.
-std::vector<std::string> Sources(const MergeCommandOptions& options) {
+/// Inputs: results files and shard folders (their shards in write order, corrupt ones left out
+/// and described in `skipped`); default OUT.shards.
+std::vector<std::string> Sources(const MergeCommandOptions& options,
+                                 std::vector<std::string>& skipped) {
   std::vector<std::string> inputs = options.inputs;
   if (inputs.empty()) inputs.push_back(options.out_path + ".shards");
   std::vector<std::string> sources;
   for (const std::string& input : inputs) {
     if (fs::is_directory(input)) {
-      std::vector<std::string> shards = ShardFiles(input);
+      std::vector<std::string> shards = ShardFiles(input, &skipped);
       sources.insert(sources.end(), shards.begin(), shards.end());
     } else if (fs::is_regular_file(input)) {
       sources.push_back(input);
@@ -40,11 +42,23 @@ std::vector<std::string> Sources(const MergeCommandOptions& options) {
 
 int RunMerge(const MergeCommandOptions& options) {
   MergeOptions merge;
-  merge.sources = Sources(options);
+  std::vector<std::string> skipped;
+  merge.sources = Sources(options, skipped);
+  for (const std::string& shard : skipped) {
+    std::fprintf(stderr, "adaptsim: warning: corrupt shard skipped: %s\n",
+                 PrintableText(shard).c_str());
+  }
   merge.provenance.argv = options.argv;
   std::size_t count = MergeResults(options.out_path, merge);
-  std::printf("%s: %zu tasks from %zu source file(s)\n", options.out_path.c_str(), count,
+  std::printf("%s: %zu tasks from %zu source file(s)", options.out_path.c_str(), count,
               merge.sources.size());
+  if (!skipped.empty()) {
+    std::printf(
+        "; %zu corrupt shard(s) skipped, their tasks are not in it (`adaptsim sweep` "
+        "with the same --out runs them again)",
+        skipped.size());
+  }
+  std::printf("\n");
   return 0;
 }
 

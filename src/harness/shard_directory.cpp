@@ -53,8 +53,18 @@ ShardDirectory ShardDirectory::InFolder(const std::string& folder) {
   return shards;
 }
 
-std::vector<std::string> ShardFiles(const std::string& folder) {
-  return ShardDirectory::InFolder(folder).ShardPaths();
+std::vector<std::string> ShardFiles(const std::string& folder, std::vector<std::string>* skipped) {
+  ShardDirectory shards = ShardDirectory::InFolder(folder);
+  for (const CorruptShard& shard : shards.Verify(/*quarantine=*/false)) {
+    if (skipped == nullptr) continue;
+    std::string tasks;
+    for (const CorruptShard::Task& task : shard.tasks) {
+      tasks += (tasks.empty() ? "" : ", ") + task.id;
+    }
+    skipped->push_back("'" + shard.path + "' (" + shard.reason +
+                       "; tasks: " + (tasks.empty() ? std::string("not known") : tasks) + ")");
+  }
+  return shards.ShardPaths();
 }
 
 void ShardDirectory::Open() {

@@ -301,6 +301,18 @@ if mode == "checksum":
         chunk = bytearray(f.read(3))
         f.seek(-3, os.SEEK_CUR)
         f.write(bytes(b ^ 0xFF for b in chunk))
+    # `adaptsim merge` of the folder skips the corrupt shard, names it, and keeps the rest.
+    merged = os.path.join(workdir, "merged_b.h5")
+    with open(LOG, "a") as log:
+        code = subprocess.call([adaptsim, "merge", "--out", merged, out_b + ".shards"],
+                               stdout=log, stderr=log)
+    with open(LOG) as log:
+        text = log.read()
+    if code != 0 or f"warning: corrupt shard skipped: '{path}'" not in text:
+        fail(f"adaptsim merge exited {code} or did not name the corrupt shard")
+    with h5py.File(merged, "r") as h:
+        if sorted(h["summary"]["task_id"].asstr()) != sorted(m["id"] for m in groups[kept]):
+            fail("adaptsim merge did not keep exactly the intact shard's tasks")
     code, text = sweep(s, out_b, "--keep-shards", interval=None)
     if code != 0:
         fail(f"resume of the batched run exited {code}")
