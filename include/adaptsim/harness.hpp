@@ -1,5 +1,6 @@
 // The sweep harness: an MPI self-scheduling task farm (docs/sweeps.md §3). Rank 0 expands the spec,
-// hands one task at a time to idle workers, and is the only writer of the results file.
+// hands one task at a time to idle workers, logs every shard and is the only writer of the
+// manifest and the merged results file (workers that share its folder write their own shards).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +63,10 @@ int RunSweepCommand(const SweepCommandOptions& options);
 /// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
                           int rank);
+/// The same without config_json, for a task whose id is known (`task_id` = config.Id()) and whose
+/// result is already encoded in a shard: what a sweep's rank 0 needs to log and report it.
+TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, int task_index,
+                                 SimulationResult result, int rank);
 
 /// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as
 /// its manifest records it (a task rerun into a newer shard is then taken from that one when

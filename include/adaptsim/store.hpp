@@ -140,8 +140,8 @@ class ResultsFile {
 void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance);
 
 /// The bytes of the one-task results file WriteShard would write (built in memory with HDF5's
-/// core driver): lets an MPI worker encode its result so that rank 0, the only writer, just
-/// stores bytes (WriteShardImage). Throws StoreError.
+/// core driver): lets an MPI worker encode its result so that it (or rank 0) just stores bytes
+/// (WriteShardImage). Throws StoreError.
 std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenance& provenance);
 /// The same for several tasks in one file (a sweep worker's finished batch): /summary has one
 /// row per record in the given order, /tasks one group each, /meta@detail the lowest of their

@@ -15,9 +15,10 @@
 // round trip to rank 0. A worker returns its results together, when its queue runs empty, every
 // --shard-interval (SweepCommandOptions::shard_interval_s), or when told to stop: a killed batch
 // loses only tasks not yet sent. Workers encode the results they send together as one HDF5 file
-// image (store.hpp EncodeShard) and send it without blocking; rank 0, the only writer, stores the
-// bytes (one shard per batch of results
-// + their manifest lines, shard_directory.hpp). Nobody waits in
+// image (store.hpp EncodeShard). A worker that sees rank 0's shard folder (SharedShardFolder)
+// writes that image as a shard itself and sends only its name and SHA-256; otherwise (or when
+// its write fails) it sends the image, without blocking, and rank 0 writes it. Rank 0 alone
+// appends the manifest lines and writes the merged file (shard_directory.hpp). Nobody waits in
 // a blocking MPI call: Open MPI's blocking receives spin on a core, so rank 0 and idle workers
 // poll with iprobe and short sleeps (rank 0's CPU time is measured and stored in /meta,
 // docs/performance.md). Completion order depends on timing; nothing stored depends on it except
@@ -29,11 +30,16 @@
 #include <boost/mpi/environment.hpp>
 #include <boost/serialization/string.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "adaptsim/error.hpp"
@@ -99,18 +105,22 @@ struct ResultMessage {
 };
 using ResultMessages = std::vector<ResultMessage>;
 
-/// Results a worker sends together. With image_bytes > 0 the worker stored its tasks that were
-/// not cancelled, in this order, in one shard image (sent next, tag kTagShard), and their
-/// `result`s hold only status, message, summary metrics, statistics and wall time; otherwise
-/// every `result` is complete (cancelled, or the worker could not encode).
+/// Results a worker sends together. With a `shard` name the worker wrote its tasks that were
+/// not cancelled, in this order, as that shard itself (it shares rank 0's folder,
+/// SharedShardFolder); with image_bytes > 0 it encoded them as one shard image (sent next, tag
+/// kTagShard) for rank 0 to write. Either way their `result`s hold only status, message, summary
+/// metrics, statistics and wall time; otherwise every `result` is complete (cancelled, or the
+/// worker could not encode).
 struct ResultBatch {
   ResultMessages results;
   std::uint64_t image_bytes = 0;
-  double store_s = 0;  ///< the worker's wall seconds encoding this batch for storage
+  double store_s = 0;  ///< the worker's wall seconds encoding (and writing) this batch
+  std::string shard;   ///< ShardDirectory::StoredShard of the worker's own write, or ""
+  std::string sha256;  ///< its SHA-256
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& results& image_bytes& store_s;
+    ar& results& image_bytes& store_s& shard& sha256;
   }
 };
 
@@ -172,9 +182,10 @@ class Root {
   /// Stores results as one shard (cancelled tasks are dropped: they rerun on resume). A
   /// non-empty `image` is the shard of the others encoded by the worker (ResultBatch); their
   /// results then only need the summary fields.
-  /// `store_s`: what storing them cost the worker (ResultBatch::store_s).
+  /// `store_s`: what storing them cost the worker (ResultBatch::store_s). A non-empty
+  /// `stored.name` is the shard the worker wrote itself: only its manifest lines are appended.
   void Record(ResultMessages& results, int rank, const std::vector<unsigned char>& image = {},
-              double store_s = 0) {
+              double store_s = 0, const ShardDirectory::StoredShard& stored = {}) {
     store_time_sum_ += store_s;
     std::vector<TaskRecord> records;
     for (ResultMessage& result : results) {
@@ -182,11 +193,21 @@ class Root {
       task_time_sum_ += result.result.wall_time_s;
       const PlannedTask& task = plan_.tasks.at(result.index);
       batcher_.Observe(task.cost, result.result.wall_time_s);
-      records.push_back(MakeTaskRecord(task.config, result.index, std::move(result.result), rank));
+      records.push_back(
+          image.empty() && stored.name.empty()
+              ? MakeTaskRecord(task.config, result.index, std::move(result.result), rank)
+              : MakeEncodedTaskRecord(task.config, task.id, result.index, std::move(result.result),
+                                      rank));
       records.back().detail = plan_.detail;
     }
     if (records.empty()) return;
-    shards_.Write(records, plan_.provenance, image);
+    if (stored.name.empty()) {
+      shards_.Write(records, plan_.provenance, image);
+    } else {
+      shards_.Adopt(records, stored);
+      ++worker_shards_;
+    }
+    ++shards_written_;
     for (const TaskRecord& record : records) {
       report_.Add(record);
       progress_.Finished(record, plan_.tasks[record.task_index].cost);
@@ -243,8 +264,11 @@ class Root {
   Clock::time_point start_ = Clock::now();
   double cpu_start_ = ProcessCpuSeconds();
   double task_time_sum_ = 0;
-  double store_time_sum_ = 0;  ///< workers' time storing results (one rank: writing shards)
-  std::size_t batches_ = 0;    ///< task messages sent to workers (0 when rank 0 runs the tasks)
+  double store_time_sum_ = 0;
+  std::size_t shards_written_ = 0;  ///< shards of this run
+  std::size_t worker_shards_ = 0;   ///< of them, written by the worker that ran the tasks  ///<
+                                    ///< workers' time storing results (one rank: writing shards)
+  std::size_t batches_ = 0;  ///< task messages sent to workers (0 when rank 0 runs the tasks)
   std::optional<Clock::time_point> stop_time_;
 };
 
@@ -261,6 +285,8 @@ int Root::Finish(int workers) {
       {"run_batches", static_cast<double>(batches_ > 0 ? batches_ : progress_.done())},
       {"run_parallel_efficiency", wall > 0 ? task_time_sum_ / (workers * wall) : 0.0},
       {"run_store_time_sum_s", store_time_sum_},
+      {"run_shards", static_cast<double>(shards_written_)},
+      {"run_worker_shards", static_cast<double>(worker_shards_)},
       {"run_worker_busy_fraction",
        wall > 0 ? (task_time_sum_ + store_time_sum_) / (workers * wall) : 0.0}};
   Clock::time_point merge_start = Clock::now();
@@ -327,14 +353,13 @@ std::size_t QueueDepth(std::size_t remaining, int workers, std::size_t batch) {
 
 /// Receives the results whose kTagResult message a probe announced (and their shard image into
 /// `image`, empty when none was sent).
-ResultMessages ReceiveResults(const mpi::communicator& world, int worker,
-                              std::vector<unsigned char>& image, double& store_s) {
+ResultBatch ReceiveResults(const mpi::communicator& world, int worker,
+                           std::vector<unsigned char>& image) {
   ResultBatch batch;
   world.recv(worker, kTagResult, batch);
-  store_s = batch.store_s;
   image.resize(batch.image_bytes);
   if (!image.empty()) world.recv(worker, kTagShard, image.data(), static_cast<int>(image.size()));
-  return std::move(batch.results);
+  return batch;
 }
 
 void Dispatch(const mpi::communicator& world, Root& root) {
@@ -376,16 +401,16 @@ void Dispatch(const mpi::communicator& world, Root& root) {
     }
     poll = kMinRootPoll;
     int worker = status->source();
-    ResultMessages results;
-    double store_s = 0;
+    ResultBatch received;
     if (status->tag() == kTagResult) {
-      results = ReceiveResults(world, worker, image, store_s);
-      outstanding[worker] -= std::min(outstanding[worker], results.size());
+      received = ReceiveResults(world, worker, image);
+      outstanding[worker] -= std::min(outstanding[worker], received.results.size());
     } else {
       world.recv(worker, kTagReady);
     }
     // Record first: the measured times size the next batch.
-    root.Record(results, worker, image, store_s);
+    root.Record(received.results, worker, image, received.store_s,
+                {received.shard, received.sha256});
     while (!stopping && next < pending.size() &&
            outstanding[worker] < QueueDepth(pending.size() - next, workers, batch_size[worker])) {
       // Not send(): a task message above the eager limit would block rank 0 until the worker,
@@ -401,7 +426,7 @@ void Dispatch(const mpi::communicator& world, Root& root) {
       stopped[worker] = true;
       --running_workers;
     }
-    if (!results.empty()) {
+    if (!received.results.empty()) {
       root.SetRunning(static_cast<int>(std::count_if(outstanding.begin(), outstanding.end(),
                                                      [](std::size_t n) { return n > 0; })));
     }
@@ -422,13 +447,15 @@ std::optional<int> ProbeRoot(const mpi::communicator& world, bool wait) {
 /// A worker's side of the farm: a queue of tasks from rank 0, results sent without blocking.
 class Worker {
  public:
-  /// `shard_interval_s`: SweepCommandOptions::shard_interval_s.
+  /// `shard_interval_s`: SweepCommandOptions::shard_interval_s. `shard_dir`: the shard folder
+  /// when this worker shares it with rank 0 (it then writes its shards itself), else "".
   Worker(const mpi::communicator& world, const StopSignals& signals, const Provenance& provenance,
-         double shard_interval_s)
+         double shard_interval_s, std::string shard_dir)
       : world_(world),
         signals_(signals),
         provenance_(provenance),
-        shard_interval_s_(shard_interval_s) {}
+        shard_interval_s_(shard_interval_s),
+        shard_dir_(std::move(shard_dir)) {}
 
   void Run() {
     world_.send(0, kTagReady);
@@ -505,17 +532,35 @@ class Worker {
     sent_.results.swap(unsent_);
     unsent_.clear();
     sent_image_.clear();
+    sent_.shard.clear();
+    sent_.sha256.clear();
     const Clock::time_point store_start = Clock::now();
+    bool encoded = false;
     if (!unsent_records_.empty()) {
       try {
         sent_image_ = EncodeShard(unsent_records_, provenance_);
+        encoded = true;
       } catch (const StoreError&) {
         sent_image_.clear();  // rank 0 encodes the complete results itself
       }
     }
+    if (encoded && !shard_dir_.empty()) {
+      std::vector<std::string> ids;
+      for (const TaskRecord& record : unsent_records_) ids.push_back(record.task_id);
+      try {
+        ShardDirectory::StoredShard stored =
+            ShardDirectory::StoreImage(shard_dir_, ids, sent_image_);
+        sent_.shard = std::move(stored.name);
+        sent_.sha256 = std::move(stored.sha256);
+        sent_image_.clear();
+      } catch (const StoreError&) {
+        // Not stored (e.g. disk full): rank 0 writes the image, and reports the error if it
+        // fails there too.
+      }
+    }
     for (TaskRecord& record : unsent_records_) {
       ResultMessage message{record.task_index, std::move(record.result)};
-      if (!sent_image_.empty()) {  // the tables travel in the image
+      if (encoded) {  // the tables travel in the image or are in the worker's shard
         message.result.jobs.clear();
         message.result.rounds.clear();
         message.result.throughput_timeline.clear();
@@ -546,6 +591,7 @@ class Worker {
   const StopSignals& signals_;
   const Provenance& provenance_;
   double shard_interval_s_;
+  std::string shard_dir_;
   InputCache inputs_;  ///< parsed traces and throughputs, shared by this worker's tasks
   std::deque<TaskMessage> queue_;
   bool drain_ = false;
@@ -579,6 +625,42 @@ int RunSweepCommand(const SweepCommandOptions& options) {
   return RunSweepFarm(options, world, signals);
 }
 
+/// Whether this worker sees rank 0's shard folder (the same file system), so that it can write
+/// its shards itself and rank 0 only logs them: rank 0 writes a random token into a temporary
+/// file in the folder and every worker reads it back. Collective; false on rank 0. A worker
+/// that does not see the file (node-local disks) sends its shard images to rank 0 instead.
+bool SharedShardFolder(const SweepCommandOptions& options, const mpi::communicator& world) {
+  std::string token, probe;
+  if (world.rank() == 0) {
+    try {
+      ShardDirectory shards(options.out_path);
+      shards.Open();
+      std::random_device random;
+      token = std::to_string(random()) + "-" + std::to_string(random()) + "-" +
+              std::to_string(::getpid());
+      probe = (std::filesystem::path(shards.dir()) / (".probe.tmp." + std::to_string(::getpid())))
+                  .string();
+      std::ofstream(probe) << token << "\n";
+    } catch (const std::exception&) {
+      token.clear();  // rank 0 stores everything, as it reports when it fails
+    }
+  }
+  boost::mpi::broadcast(world, token, 0);
+  boost::mpi::broadcast(world, probe, 0);
+  bool shared = false;
+  if (world.rank() != 0 && !token.empty()) {
+    std::ifstream in(probe);
+    std::string read;
+    shared = std::getline(in, read) && read == token;
+  }
+  world.barrier();  // every worker has looked before the file goes
+  if (world.rank() == 0 && !probe.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove(probe, ignored);
+  }
+  return shared;
+}
+
 int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& world,
                  const StopSignals& signals) {
   std::optional<SweepPlan> plan;
@@ -590,8 +672,11 @@ int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& wo
   Provenance provenance;  // workers write it into the shards they encode
   if (world.rank() == 0) provenance = plan->provenance;
   boost::mpi::broadcast(world, provenance, 0);
+  const bool shared = world.size() > 1 && SharedShardFolder(options, world);
   if (world.rank() != 0) {
-    Worker(world, signals, provenance, options.shard_interval_s).Run();
+    Worker(world, signals, provenance, options.shard_interval_s,
+           shared ? ShardDirectory(options.out_path).dir() : std::string())
+        .Run();
     return 0;
   }
   try {

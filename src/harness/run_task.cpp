@@ -86,8 +86,16 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& obse
 
 TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
                           int rank) {
+  TaskRecord record =
+      MakeEncodedTaskRecord(config, config.Id(), task_index, std::move(result), rank);
+  record.config_json = config.ToJson();
+  return record;
+}
+
+TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, int task_index,
+                                 SimulationResult result, int rank) {
   TaskRecord record;
-  record.task_id = config.Id();
+  record.task_id = std::move(task_id);
   record.task_index = task_index;
   record.keys = {config.policy,
                  config.trace_path,
@@ -97,7 +105,6 @@ TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationRe
                  config.simulation.round_duration_s,
                  config.simulation.deadline_factor,
                  config.policy_options};
-  record.config_json = config.ToJson();
   record.result = std::move(result);
   record.rank = rank;
   return record;

@@ -250,13 +250,29 @@ void ShardDirectory::Write(const std::vector<TaskRecord>& records, const Provena
   if (records.empty()) return;
   std::vector<std::string> ids;
   for (const TaskRecord& record : records) ids.push_back(record.task_id);
-  const std::string name = ShardName(ids);
-  const std::string path = (fs::path(dir_) / (name + ".h5")).string();
   std::vector<unsigned char> encoded;
   if (image.empty()) encoded = EncodeShard(records, provenance);
-  const std::vector<unsigned char>& bytes = image.empty() ? encoded : image;
-  WriteShardImage(path, bytes);
-  AppendManifest(records, name, Sha256Hex(bytes.data(), bytes.size()));
+  const StoredShard stored = StoreImage(dir_, ids, image.empty() ? encoded : image);
+  AppendManifest(records, stored.name, stored.sha256);
+}
+
+ShardDirectory::StoredShard ShardDirectory::StoreImage(const std::string& dir,
+                                                       const std::vector<std::string>& ids,
+                                                       const std::vector<unsigned char>& image) {
+  StoredShard stored{ShardName(ids), Sha256Hex(image.data(), image.size())};
+  WriteShardImage((fs::path(dir) / (stored.name + ".h5")).string(), image);
+  return stored;
+}
+
+void ShardDirectory::Adopt(const std::vector<TaskRecord>& records, const StoredShard& shard) {
+  if (records.empty()) return;
+  const fs::path path = fs::path(dir_) / (shard.name + ".h5");
+  std::error_code error;
+  if (!IsShardName(path.filename().string()) || !fs::is_regular_file(path, error)) {
+    throw StoreError("a worker's shard '" + path.string() +
+                     "' is not in the shard folder (does every rank see the same file system?)");
+  }
+  AppendManifest(records, shard.name, shard.sha256);
 }
 
 void ShardDirectory::AppendManifest(const std::vector<TaskRecord>& records,

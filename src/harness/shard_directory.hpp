@@ -66,6 +66,23 @@ class ShardDirectory {
   /// records. Throws StoreError naming the path and the system's error text (e.g. disk full).
   void Write(const std::vector<TaskRecord>& records, const Provenance& provenance,
              const std::vector<unsigned char>& image = {});
+
+  /// A shard file written by StoreImage: its name (32 hex digits, without ".h5") and the
+  /// SHA-256 of its bytes.
+  struct StoredShard {
+    std::string name;
+    std::string sha256;
+  };
+  /// Writes `image` (EncodeShard of the tasks `ids`, in that order) into the shard folder `dir`
+  /// crash-safely as Write does, without a manifest line: an MPI worker that shares the folder
+  /// with rank 0 stores its own results this way and rank 0 only logs them (Adopt). Until then
+  /// the shard counts as one without manifest lines (read on resume). Throws StoreError (e.g.
+  /// disk full; nothing is left behind).
+  static StoredShard StoreImage(const std::string& dir, const std::vector<std::string>& ids,
+                                const std::vector<unsigned char>& image);
+  /// Appends the manifest lines of `records`, stored by a worker as `shard` (StoreImage).
+  /// Throws StoreError when that shard is not in the folder or the manifest cannot be appended.
+  void Adopt(const std::vector<TaskRecord>& records, const StoredShard& shard);
   /// Paths of all complete shards in the order they were written (a task in several shards —
   /// rerun — is newest in the last), without those Verify rejected. MergeResults takes a task
   /// from its last source.

@@ -153,6 +153,11 @@ elif mode == "batching":
             meta = f["meta"].attrs
             if ranks > 1 and not meta["run_batches"] < meta["run_tasks"]:
                 fail(f"-n {ranks}: {meta['run_batches']} batches for {meta['run_tasks']} tasks")
+            # The workers share the folder here, so they write every shard themselves.
+            shards = meta["run_shards"]
+            by_workers = meta["run_worker_shards"]
+            if not 1 <= shards <= 24 or by_workers != (shards if ranks > 1 else 0):
+                fail(f"-n {ranks}: {by_workers} of {shards} shards written by workers")
     code = subprocess.call([compare] + outs)
     if code != 0:
         fail("results differ between 1, 2 and 3 ranks")
