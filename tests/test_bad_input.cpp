@@ -137,6 +137,17 @@ TEST(BadThroughputs, MalformedJsonNamesTheLine) {
   }
 }
 
+TEST(BadThroughputs, AFolderIsAClearError) {
+  const std::string folder = std::filesystem::temp_directory_path().string();
+  try {
+    ThroughputTable::ReadJson(folder);
+    FAIL() << "accepted a folder";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), folder);
+    EXPECT_NE(std::string(error.what()).find("is not a regular file"), std::string::npos);
+  }
+}
+
 TEST(BadThroughputs, MissingWorkerTypeAndBadKey) {
   TempFile no_v100 = WriteTemp("adaptsim_nov100.json", R"({"k80": {}})");
   EXPECT_THROW(ThroughputTable::ReadJson(no_v100.path), InputError);

@@ -91,6 +91,14 @@ TEST(ShockwaveConfig, RejectsOutOfRangeValues) {
 
 TEST(ShockwaveConfig, RejectsMissingAndMalformedFiles) {
   EXPECT_THROW(ReadShockwaveConfig("/nonexistent/shockwave.json"), InputError);
+  // A folder opens as a stream and fails on its first read (found by fuzz_shockwave_config).
+  try {
+    ReadShockwaveConfig(::testing::TempDir());
+    ADD_FAILURE() << "accepted a folder";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("is not a regular file"), std::string::npos)
+        << error.what();
+  }
   const std::string path =
       ::testing::TempDir() + "shockwave_bad_" + std::to_string(::getpid()) + ".json";
   {

@@ -2,6 +2,7 @@
 // name file, line and field; broken invariants are checked assertions).
 #pragma once
 
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,6 +33,11 @@ class InputError : public std::runtime_error {
 /// retitle the terminal, or split one error over several lines (docs/reliability.md, "Untrusted
 /// input"): the command line prints errors and task messages through it.
 std::string PrintableText(std::string_view text);
+
+/// Opens the input file `path` (a `what`, e.g. "Shockwave configuration") for reading. Throws
+/// InputError(path, 0, "", ...) when it is not a regular file (a folder would open, and its
+/// first read would throw std::ios_base::failure from inside a parser) or cannot be opened.
+std::ifstream OpenInputFile(const std::string& path, const std::string& what);
 
 /// Stops the program when an internal invariant is broken (a bug, never bad input).
 [[noreturn]] void InvariantFailure(const char* condition, const char* file, int line);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 namespace adaptsim {
@@ -25,6 +26,18 @@ InputError::InputError(std::string file, int line, std::string field, const std:
       file_(std::move(file)),
       line_(line),
       field_(std::move(field)) {}
+
+std::ifstream OpenInputFile(const std::string& path, const std::string& what) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    throw InputError(path, 0, "",
+                     std::filesystem::exists(path, error) ? what + " is not a regular file"
+                                                          : "cannot open " + what);
+  }
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open " + what);
+  return in;
+}
 
 std::string PrintableText(std::string_view text) {
   std::string printable;

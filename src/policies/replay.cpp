@@ -10,8 +10,7 @@
 namespace adaptsim {
 
 ReplayPolicy ReplayPolicy::FromJsonFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open schedule file");
+  std::ifstream in = OpenInputFile(path, "schedule file");
   nlohmann::ordered_json json;
   try {
     json = nlohmann::ordered_json::parse(in);

@@ -118,8 +118,7 @@ void ApplyShockwaveJson(const nlohmann::json& json, const std::string& context,
 }
 
 ShockwaveConfig ReadShockwaveConfig(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open Shockwave configuration");
+  std::ifstream in = OpenInputFile(path, "Shockwave configuration");
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(in);

@@ -32,8 +32,7 @@ bool ParseKey(const std::string& key, std::string& job_type, int& scale_factor) 
 }
 
 nlohmann::json ParseJsonFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "", "cannot open throughputs file");
+  std::ifstream in = OpenInputFile(path, "throughputs file");
   try {
     return nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& error) {
