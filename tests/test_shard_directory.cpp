@@ -46,20 +46,30 @@ class ShardDirectoryTest : public ::testing::Test {
     fs::remove_all(out_ + ".shards");
     fs::remove(out_);
   }
+  /// Opens the shard folder of `shards` and writes `first` and `second` as two shards; returns
+  /// their paths in write order.
+  static std::vector<std::string> WriteTwoShards(ShardDirectory& shards,
+                                                 const std::vector<TaskRecord>& first,
+                                                 const std::vector<TaskRecord>& second) {
+    shards.Open();
+    shards.Write(first, Provenance{});
+    shards.Write(second, Provenance{});
+    std::vector<std::string> paths = shards.ShardPaths();
+    EXPECT_EQ(paths.size(), 2u);  // one file per batch
+    return paths;
+  }
   std::string out_;
 };
 
 TEST_F(ShardDirectoryTest, ABatchIsOneShardAndARerunIsTakenFromTheNewerShard) {
   ShardDirectory shards(out_);
-  shards.Open();
   const TaskRecord a_failed = Record(0, TaskStatus::kFailed, 0.0);
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
   const TaskRecord a_ok = Record(0, TaskStatus::kOk, 10.0);
   const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
-  shards.Write({a_failed, b}, Provenance{});
-  shards.Write({a_ok, c}, Provenance{});  // --retry-failed: A again, in another batch
-  std::vector<std::string> paths = shards.ShardPaths();
-  ASSERT_EQ(paths.size(), 2u);  // one file per batch, in write order
+  // --retry-failed: A again, in another batch
+  std::vector<std::string> paths = WriteTwoShards(shards, {a_failed, b}, {a_ok, c});
+  ASSERT_EQ(paths.size(), 2u);
   EXPECT_EQ(ReadSummary(paths[0]).size(), 2u);
   EXPECT_EQ(ReadSummary(paths[0]).front().task_id, a_failed.task_id);
   std::map<std::string, TaskStatus> finished = shards.Finished();
@@ -105,14 +115,11 @@ TEST_F(ShardDirectoryTest, AShardWithoutManifestLinesIsReadAndCountsAsNewest) {
 
 TEST_F(ShardDirectoryTest, ACorruptShardOfTwoTasksReportsBothAndKeepsTheOtherShard) {
   ShardDirectory shards(out_);
-  shards.Open();
   const TaskRecord a = Record(0, TaskStatus::kOk, 10.0);
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
   const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
   const TaskRecord d = Record(3, TaskStatus::kOk, 40.0);
-  shards.Write({a, b}, Provenance{});
-  shards.Write({c, d}, Provenance{});
-  const std::vector<std::string> paths = shards.ShardPaths();
+  const std::vector<std::string> paths = WriteTwoShards(shards, {a, b}, {c, d});
   ASSERT_EQ(paths.size(), 2u);
   {  // three bytes flipped in the middle of the second shard
     std::fstream file(paths[1], std::ios::in | std::ios::out | std::ios::binary);
@@ -144,13 +151,10 @@ TEST_F(ShardDirectoryTest, ACorruptShardOfTwoTasksReportsBothAndKeepsTheOtherSha
 
 TEST_F(ShardDirectoryTest, ShardFilesLeavesOutACorruptShardAndNamesItsTasks) {
   ShardDirectory shards(out_);
-  shards.Open();
-  const TaskRecord a = Record(0, TaskStatus::kOk, 10.0);
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
   const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
-  shards.Write({a}, Provenance{});
-  shards.Write({b, c}, Provenance{});
-  const std::vector<std::string> paths = shards.ShardPaths();
+  const std::vector<std::string> paths =
+      WriteTwoShards(shards, {Record(0, TaskStatus::kOk, 10.0)}, {b, c});
   ASSERT_EQ(paths.size(), 2u);
   fs::resize_file(paths[1], fs::file_size(paths[1]) / 2);  // truncated
   std::vector<std::string> skipped;
