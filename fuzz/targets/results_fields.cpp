@@ -21,6 +21,7 @@
 #include "adaptsim/store.hpp"
 #include "fuzz_support.hpp"
 #include "hdf5_io.hpp"
+#include "results_readers.hpp"
 
 namespace {
 
@@ -189,14 +190,6 @@ void Edit(const Template& t, const std::string& path, Bytes in) {
   }
 }
 
-template <typename Call>
-void Expect(Call&& call) {
-  try {
-    call();
-  } catch (const StoreError&) {
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -208,16 +201,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const StoreError&) {
     return 0;  // an edit HDF5 refuses (e.g. a string attribute name it cannot store)
   }
-  std::set<std::string> ids = {kTaskId};
-  Expect([&] {
-    for (const SummaryRow& row : ReadSummary(path)) {
-      if (ids.size() < 4) ids.insert(row.task_id);
-    }
-  });
-  for (const std::string& id : ids) Expect([&] { ReadTask(path, id); });
-  Expect([&] { ReadFileDetail(path); });
-  Expect([&] { ReadMeta(path); });
-  Expect([&] { ReadColumnUnits(path, "/summary"); });
-  Expect([&] { MissingTasks(path, ids); });
+  fuzz::ReadResultsEveryWay(path, {kTaskId}, /*input_error_ok=*/false);
   return 0;
 }
