@@ -96,6 +96,29 @@ TEST_F(FolderHashTest, MissingOrEmptyFolderIsAnInputError) {
   EXPECT_THROW(FolderContentHash((dir_ / "empty").string()), InputError);
 }
 
+TEST_F(FolderHashTest, OnlyProfileFilesTwoLevelsDownCount) {
+  const std::string hash = FolderContentHash(Profiles());
+  // Files the profile reader never reads: not at <application>/*.csv, deeper, or not CSV.
+  Write("profiles/README", "notes\n");
+  Write("profiles/a/notes.txt", "x\n");
+  fs::create_directories(dir_ / "profiles/a/old");
+  Write("profiles/a/old/placements.csv", "placement,local_bsz\n9,9\n");
+  fs::create_directory_symlink(dir_ / "profiles/a", dir_ / "profiles/link");
+  EXPECT_EQ(FolderContentHash(Profiles()), hash);
+  // A folder of folders without profiles (the file system root, found by fuzzing the sweep spec
+  // reader, read every file below "/" and blocked on a pseudo-file) is refused without reading.
+  fs::create_directories(dir_ / "deep/x/y");
+  Write("deep/x/y/placements.csv", "placement,local_bsz\n1,32\n");
+  Write("deep/top.csv", "a\n");
+  try {
+    FolderContentHash((dir_ / "deep").string());
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), (dir_ / "deep").string());
+    EXPECT_NE(std::string(error.what()).find("holds no profile file"), std::string::npos);
+  }
+}
+
 TEST_F(FolderHashTest, TaskIdFollowsFolderContentNotLocation) {
   TaskConfig task;
   task.trace_path = (dir_ / "w.csv").string();

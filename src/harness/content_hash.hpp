@@ -8,13 +8,16 @@
 
 namespace adaptsim {
 
-/// Content hash of every regular file below `folder` (recursively; symbolic links to files are
-/// followed, links to folders are not): the SHA-1 name-based UUID (same namespace as
-/// FileContentHash) of the manifest "<relative path>\t<FileContentHash(file)>\n" over the files
-/// sorted by relative path (generic '/' separators), 32 lowercase hex digits. Independent of
-/// directory iteration order and of where the folder lives; changes when a file's bytes, name or
-/// presence change (empty sub-folders do not count). Throws InputError(folder) when the folder
-/// does not exist, is not a folder, holds no regular file, or a file cannot be read.
+/// Content hash of a Pollux profile folder: of every regular `*.csv` file in its immediate
+/// sub-folders (`<application>/placements.csv`, `scalability.csv`, `validation-<bsz>.csv`: the
+/// files PolluxApplication::Load reads; symbolic links to files are followed, sub-folders that are
+/// links are skipped, nothing deeper is read). The SHA-1 name-based UUID (same namespace as
+/// FileContentHash) of the manifest "<application>/<file>\t<FileContentHash(file)>\n" over those
+/// files sorted by relative path, 32 lowercase hex digits. Independent of directory iteration
+/// order and of where the folder lives; changes when a profile file's bytes, name or presence
+/// change (other files and empty sub-folders do not count). Throws InputError naming the folder
+/// when it does not exist, is not a folder, cannot be listed, holds no profile file, or a file
+/// cannot be read.
 std::string FolderContentHash(const std::string& folder);
 
 /// Content hash of `bytes` (the SHA-1 name-based UUID in FileContentHash's namespace, 32 lowercase

@@ -200,16 +200,28 @@ std::string FolderContentHash(const std::string& folder) {
   namespace fs = std::filesystem;
   std::error_code error;
   if (!fs::is_directory(folder, error)) throw InputError(folder, 0, "", "folder not found");
+  // Only <application>/*.csv, two levels down: the files PolluxApplication::Load reads. The walk
+  // never descends further, so a path such as "/" is refused quickly instead of reading the whole
+  // file system (and blocking on a pseudo-file; docs/reliability.md, "Findings fixed").
   std::vector<std::string> files;  // relative paths, '/'-separated
-  fs::recursive_directory_iterator it(folder, error), end;
+  fs::directory_iterator apps(folder, error), end;
   if (error) throw InputError(folder, 0, "", "cannot list folder: " + error.message());
-  for (; it != end; it.increment(error)) {
+  for (; apps != end; apps.increment(error)) {
     if (error) throw InputError(folder, 0, "", "cannot list folder: " + error.message());
-    if (it->is_regular_file(error)) {
+    std::error_code type_error;  // a dangling link is no application folder, not an error
+    if (apps->is_symlink(type_error) || !apps->is_directory(type_error)) continue;
+    fs::directory_iterator it(apps->path(), error);
+    for (; !error && it != end; it.increment(error)) {
+      if (it->path().extension() != ".csv" || !it->is_regular_file(type_error)) continue;
       files.push_back(it->path().lexically_relative(folder).generic_string());
     }
+    if (error) {
+      throw InputError(apps->path().string(), 0, "", "cannot list folder: " + error.message());
+    }
   }
-  if (files.empty()) throw InputError(folder, 0, "", "folder holds no file to hash");
+  if (files.empty()) {
+    throw InputError(folder, 0, "", "folder holds no profile file (<application>/*.csv)");
+  }
   std::sort(files.begin(), files.end());
   std::string manifest;
   for (const std::string& file : files) {
