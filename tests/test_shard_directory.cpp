@@ -99,7 +99,11 @@ TEST_F(ShardDirectoryTest, AShardWithoutManifestLinesIsReadAndCountsAsNewest) {
     before.assign(std::istreambuf_iterator<char>(in), {});
   }
   // kill -9 between the rename of the second shard and its manifest lines (one torn line).
-  shards.Write({Record(0, TaskStatus::kOk, 10.0), Record(2, TaskStatus::kOk, 30.0)}, Provenance{});
+  // Stored at per_job: the shard's /meta@detail, read when it has no manifest lines.
+  std::vector<TaskRecord> per_job = {Record(0, TaskStatus::kOk, 10.0),
+                                     Record(2, TaskStatus::kOk, 30.0)};
+  for (TaskRecord& record : per_job) record.detail = ResultDetail::kPerJob;
+  shards.Write(per_job, Provenance{});
   std::ofstream(manifest, std::ios::trunc) << before << "{\"id\":\"trunc";
   std::map<std::string, TaskStatus> finished = shards.Finished();
   ASSERT_EQ(finished.size(), 3u);
@@ -108,6 +112,20 @@ TEST_F(ShardDirectoryTest, AShardWithoutManifestLinesIsReadAndCountsAsNewest) {
   ASSERT_EQ(paths.size(), 2u);
   EXPECT_EQ(ReadSummary(paths[1]).size(), 2u);  // the unlisted shard comes last
   EXPECT_EQ(ReadSummary(paths[1]).front().status, TaskStatus::kOk);
+  // Status and detail in one pass: the unlisted shard's from its file (one opening), b's from
+  // its manifest line.
+  const SummaryWithDetail read = ReadSummaryWithDetail(paths[1]);
+  ASSERT_EQ(read.rows.size(), 2u);
+  EXPECT_EQ(read.detail, ResultDetail::kPerJob);
+  EXPECT_EQ(read.detail, ReadFileDetail(paths[1]));
+  const std::map<std::string, ShardDirectory::Stored> newest = shards.Newest();
+  ASSERT_EQ(newest.size(), 3u);
+  for (const SummaryRow& row : read.rows) {
+    EXPECT_EQ(newest.at(row.task_id).status, row.status);
+    EXPECT_EQ(newest.at(row.task_id).detail, ResultDetail::kPerJob);
+  }
+  EXPECT_EQ(newest.at(b.task_id).detail, ResultDetail::kSummary);
+  EXPECT_EQ(shards.Details().at(b.task_id), ResultDetail::kSummary);
   // A shard whose file is gone (its rename lost) does not count, though its lines remain.
   fs::remove(paths[0]);
   EXPECT_EQ(shards.Finished().count(b.task_id), 0u);

@@ -1,7 +1,8 @@
-// Fuzz target: the shard manifest reader that resume uses (ShardDirectory::Finished and
-// ::Details, src/harness/shard_directory.hpp): the input is `<out>.shards/manifest.jsonl`, next
-// to one valid shard whose id the manifest may name. A line the reader cannot use is skipped (the
-// shard itself is read instead); nothing in the manifest may crash the resume.
+// Fuzz target: the shard manifest reader that resume uses (ShardDirectory::Newest, which
+// Finished and Details wrap; src/harness/shard_directory.hpp): the input is
+// `<out>.shards/manifest.jsonl`, next to one valid shard whose id the manifest may name. A line the
+// reader cannot use is skipped (the shard itself is read instead); nothing in the manifest may
+// crash the resume.
 #include <filesystem>
 
 #include "adaptsim/error.hpp"
@@ -40,8 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ShardDirectory& shards = Directory();
   fuzz::WriteFile(fs::path(shards.dir()) / "manifest.jsonl", fuzz::AsText(data, size));
   try {
-    shards.Finished();
-    shards.Details();
+    shards.Newest();
   } catch (const StoreError&) {
   }
   return 0;

@@ -181,6 +181,14 @@ std::vector<std::string> MissingTasks(const std::string& path,
 
 /// All /summary rows in file order (completion order; sort by task_index for sweep order).
 std::vector<SummaryRow> ReadSummary(const std::string& path);
+/// The /summary rows of a results file or shard with its /meta@detail.
+struct SummaryWithDetail {
+  ResultDetail detail = ResultDetail::kFull;
+  std::vector<SummaryRow> rows;  ///< as ReadSummary
+};
+/// ReadFileDetail and ReadSummary of `path` through one opening of the file (resume reads every
+/// shard without manifest lines this way). Throws StoreError.
+SummaryWithDetail ReadSummaryWithDetail(const std::string& path);
 /// The stored task `task_id`. Throws StoreError when it is absent or the file's schema_version is
 /// outside [kOldestReadableSchemaVersion, kResultsSchemaVersion].
 StoredTask ReadTask(const std::string& path, const std::string& task_id);

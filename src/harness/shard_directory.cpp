@@ -166,7 +166,7 @@ std::vector<CorruptShard> ShardDirectory::Verify(bool quarantine) {
       // No checksum to compare: the shard must at least read as a results file holding the
       // tasks its name stands for.
       try {
-        std::vector<SummaryRow> rows = ReadSummary(path);
+        std::vector<SummaryRow> rows = ReadSummaryWithDetail(path).rows;
         std::vector<std::string> ids;
         for (const SummaryRow& row : rows) ids.push_back(row.task_id);
         if (ids.empty() || ShardName(ids) != name) {
@@ -175,7 +175,6 @@ std::vector<CorruptShard> ShardDirectory::Verify(bool quarantine) {
         if (it == logged.end()) {
           for (const SummaryRow& row : rows) bad.tasks.push_back({row.task_id, -1});
         }
-        ReadFileDetail(path);
       } catch (const StoreError& error) {
         bad.reason = std::string("it cannot be read (") + error.what() + ")";
       }
@@ -214,8 +213,8 @@ std::map<std::string, ShardDirectory::Stored> ShardDirectory::Index(
   for (const std::string& shard : on_disk) {  // no manifest line: written last, read it
     if (last_line.count(shard) > 0) continue;
     std::string path = (fs::path(dir_) / (shard + ".h5")).string();
-    ResultDetail detail = ReadFileDetail(path);
-    for (const SummaryRow& row : ReadSummary(path)) index[row.task_id] = {row.status, detail};
+    SummaryWithDetail read = ReadSummaryWithDetail(path);
+    for (const SummaryRow& row : read.rows) index[row.task_id] = {row.status, read.detail};
     order.push_back(shard);
   }
   if (shard_paths != nullptr) {
@@ -231,6 +230,10 @@ std::vector<std::string> ShardDirectory::ShardPaths() const {
   std::vector<std::string> paths;
   Index(&paths);
   return paths;
+}
+
+std::map<std::string, ShardDirectory::Stored> ShardDirectory::Newest() const {
+  return Index();
 }
 
 std::map<std::string, TaskStatus> ShardDirectory::Finished() const {

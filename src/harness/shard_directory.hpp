@@ -54,6 +54,15 @@ class ShardDirectory {
   /// no later reader takes them for results. Returns them. Throws StoreError only when a shard
   /// cannot be read at all (I/O error) or renamed.
   std::vector<CorruptShard> Verify(bool quarantine);
+  /// Status and stored detail of a task's copy in a shard.
+  struct Stored {
+    TaskStatus status = TaskStatus::kOk;
+    ResultDetail detail = ResultDetail::kFull;  ///< manifest lines without `detail`: kFull
+  };
+  /// task id -> its newest copy in a complete shard (Finished and Details in one pass: each shard
+  /// without manifest lines is opened once). Throws StoreError for an unreadable shard without
+  /// manifest lines (Verify first to skip such shards).
+  std::map<std::string, Stored> Newest() const;
   /// task id -> status of its newest copy in a complete shard. Throws StoreError for an
   /// unreadable shard without manifest lines (Verify first to skip such shards).
   std::map<std::string, TaskStatus> Finished() const;
@@ -90,10 +99,6 @@ class ShardDirectory {
   const std::string& dir() const { return dir_; }
 
  private:
-  struct Stored {
-    TaskStatus status = TaskStatus::kOk;
-    ResultDetail detail = ResultDetail::kFull;
-  };
   /// One readable manifest line.
   struct Line {
     std::string id;

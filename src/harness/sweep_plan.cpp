@@ -14,10 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// What is stored of a finished task.
-struct Stored {
-  TaskStatus status = TaskStatus::kOk;
-  ResultDetail detail = ResultDetail::kFull;
-};
+using Stored = ShardDirectory::Stored;
 
 /// Every task in an existing --out (an ok task there holds at least /meta@detail, MergeResults);
 /// empty (and `readable` false) when it cannot be read.
@@ -26,8 +23,8 @@ std::map<std::string, Stored> ReadOldOut(const std::string& path, bool& readable
   readable = false;
   if (!fs::exists(path)) return done;
   try {
-    ResultDetail detail = ReadFileDetail(path);
-    for (const SummaryRow& row : ReadSummary(path)) done[row.task_id] = {row.status, detail};
+    SummaryWithDetail read = ReadSummaryWithDetail(path);
+    for (const SummaryRow& row : read.rows) done[row.task_id] = {row.status, read.detail};
     readable = true;
   } catch (const StoreError& error) {
     std::fprintf(stderr, "adaptsim: warning: ignoring unreadable %s (%s); shards are used\n",
@@ -131,10 +128,7 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   if (!options.dry_run) shards.Open();  // a folder that takes no file fails before any task
   std::vector<CorruptShard> corrupt = shards.Verify(/*quarantine=*/!options.dry_run);
   std::map<std::string, Stored> done = ReadOldOut(options.out_path, plan.merge_old_out);
-  std::map<std::string, ResultDetail> shard_details = shards.Details();
-  for (const auto& [id, status] : shards.Finished()) {  // shards are newer
-    done[id] = {status, shard_details.at(id)};
-  }
+  for (const auto& [id, stored] : shards.Newest()) done[id] = stored;  // shards are newer
   for (TaskConfig& config : ExpandSweep(spec)) {
     config.simulation.max_wall_time_s = options.task_timeout_s;
     config.simulation.max_rounds = options.task_timeout_rounds;

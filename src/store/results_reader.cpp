@@ -170,6 +170,20 @@ std::vector<SummaryRow> ReadSummary(const std::string& path) {
                                       [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
 }
 
+SummaryWithDetail ReadSummaryWithDetail(const std::string& path) {
+  store::ErrorScope errors;
+  Handle file = store::OpenFile(path, false);
+  SummaryWithDetail read;
+  {
+    Handle meta = store::OpenGroup(file, "meta");
+    read.detail = DetailAttribute(meta, path + " /meta");
+  }
+  Handle summary = store::OpenGroup(file, "summary");
+  read.rows = store::ReadTable<SummaryRow>(
+      summary, [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+  return read;
+}
+
 namespace store {
 
 StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string& task_id) {
