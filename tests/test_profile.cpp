@@ -57,6 +57,28 @@ TEST(Profile, AllJobsEqualReferenceProfiles) {
   }
 }
 
+TEST(Profile, LongAccordionProfilesSwitchEveryEpochPastThirtyPercentAfterEpochSixHundred) {
+  // utils.py:741-798: an epoch outside the critical regime and past 0.3 E runs at the model's
+  // largest batch size; these four models have no critical epoch from 600 on, so the pattern
+  // there is filled in one step. Checked epoch by epoch, including E where 0.3 E is whole.
+  for (const char* model : {"ResNet-18", "ResNet-50", "LM", "Recommendation"}) {
+    const ModelInfo* info = FindModel(model);
+    ASSERT_NE(info, nullptr) << model;
+    for (int epochs : {599, 600, 601, 1999, 2000, 2001, 3000, 10000, 123457}) {
+      const int b0 = 32;
+      const std::vector<int> pattern = AccordionProfilePattern(model, b0, epochs);
+      ASSERT_EQ(pattern.size(), static_cast<std::size_t>(epochs));
+      for (int e = 600; e < epochs; ++e) {
+        ASSERT_EQ(pattern[e], e > 0.3 * epochs ? info->max_batch_size : b0)
+            << model << " E=" << epochs << " e=" << e;
+      }
+    }
+  }
+  // Any other model is critical at every epoch: its pattern stays at the initial batch size.
+  const std::vector<int> transformer = AccordionProfilePattern("Transformer", 64, 5000);
+  EXPECT_EQ(transformer, std::vector<int>(5000, 64));
+}
+
 TEST(Profile, GnsTruncationQuirkOnlyFirstSegmentTouchesLastEpoch) {
   // LM bs10 sf1, rule E>11: [11,21)x2, [21,41)x4, [41,E)x8. With E = 15 the last epoch lies in
   // the first segment and is modified; with E = 23 it lies in the second and keeps B0.

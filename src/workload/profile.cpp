@@ -39,18 +39,25 @@ std::vector<int> AccordionProfilePattern(std::string_view model, int initial_bat
                                          int num_epochs) {
   std::vector<int> pattern(num_epochs, initial_batch_size);
   const ModelInfo* info = FindModel(model);
-  if (info == nullptr || model == "Transformer") return pattern;
-  // These four models have no critical regime from epoch kLastCriticalEpoch on (see
-  // InProfileCriticalRegime), so a long profile skips the per-epoch test there.
+  // Only these four models have epochs outside the critical regime (InProfileCriticalRegime is
+  // true at every epoch of any other model, so its pattern stays constant), and none after
+  // kLastCriticalEpoch.
   constexpr int kLastCriticalEpoch = 600;
   const bool bounded =
       model == "ResNet-18" || model == "ResNet-50" || model == "LM" || model == "Recommendation";
-  for (int e = 0; e < num_epochs; ++e) {
-    const bool critical = !(bounded && e >= kLastCriticalEpoch) &&
-                          InProfileCriticalRegime(model, initial_batch_size, e);
-    if (!critical && e > 0.3 * num_epochs) {
+  if (info == nullptr || !bounded) return pattern;
+  const double switch_after = 0.3 * num_epochs;  // epochs e > 0.3 E leave the initial size
+  const int head_end = std::min(num_epochs, kLastCriticalEpoch);
+  for (int e = 0; e < head_end; ++e) {
+    if (!InProfileCriticalRegime(model, initial_batch_size, e) && e > switch_after) {
       pattern[e] = info->max_batch_size;
     }
+  }
+  // From kLastCriticalEpoch on every epoch past 0.3 E switches: the first integer e > x is
+  // floor(x) + 1. One fill instead of a test per epoch (profiles reach 10^6 epochs).
+  const int tail_begin = std::max(head_end, static_cast<int>(std::floor(switch_after)) + 1);
+  if (tail_begin < num_epochs) {
+    std::fill(pattern.begin() + tail_begin, pattern.end(), info->max_batch_size);
   }
   return pattern;
 }
@@ -118,23 +125,27 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
           GnsPattern(job.model, job.initial_batch_size, profile.num_epochs, job.scale_factor);
       break;
   }
-  profile.duration_every_epoch_s.reserve(profile.num_epochs);
-  // A run of equal batch sizes shares one look-up (a pattern changes the batch size rarely).
+  // One pass; a run of equal batch sizes shares one throughput look-up (a pattern changes the
+  // batch size rarely). T_excl is summed epoch by epoch, in order.
+  const std::vector<int>& sizes = profile.bs_every_epoch;
+  profile.duration_every_epoch_s.resize(sizes.size());
+  double* duration_s = profile.duration_every_epoch_s.data();
   int run_batch_size = 0;  // batch sizes are >= 1
   double run_duration_s = 0.0;
-  for (int bs : profile.bs_every_epoch) {
-    if (bs != run_batch_size) {
-      std::optional<double> thr = throughputs.ThroughputStepsPerS(job.model, bs, job.scale_factor);
+  for (std::size_t e = 0; e < sizes.size(); ++e) {
+    if (sizes[e] != run_batch_size) {
+      run_batch_size = sizes[e];
+      std::optional<double> thr =
+          throughputs.ThroughputStepsPerS(job.model, run_batch_size, job.scale_factor);
       if (!thr || *thr <= 0) {
         throw InputError(trace_path, line, "job_type",
-                         "no positive throughput for " + JobTypeName(job.model, bs) + " on " +
-                             std::to_string(job.scale_factor) + " GPU(s) in " +
+                         "no positive throughput for " + JobTypeName(job.model, run_batch_size) +
+                             " on " + std::to_string(job.scale_factor) + " GPU(s) in " +
                              throughputs.Describe());
       }
-      run_batch_size = bs;
-      run_duration_s = (dataset / bs) / *thr;
+      run_duration_s = (dataset / run_batch_size) / *thr;
     }
-    profile.duration_every_epoch_s.push_back(run_duration_s);
+    duration_s[e] = run_duration_s;
     profile.exclusive_time_s += run_duration_s;
   }
   return profile;
