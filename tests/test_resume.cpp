@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "adaptsim/store.hpp"
+#include "harness/checksum.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -241,6 +242,48 @@ TEST_F(SweepProcessTest, SigtermStopsDispatchFlushesAndExitsZero) {
   ASSERT_EQ(Run(spec), 0) << Log();
   EXPECT_EQ(ReadSummary(out_).size(), 6u);
   for (const auto& [id, count] : ManifestCounts()) EXPECT_EQ(count, 1) << id;
+}
+
+TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgain) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::string spec = WriteSpec("policies = \"fifo\"\nseeds = [0, 1, 2]\n");
+  ASSERT_EQ(Run(spec), 0) << Log();
+  // The sweep records the merged file's SHA-256 next to it, as sha256sum prints it.
+  std::string digest, name;
+  std::ifstream(out_ + ".sha256") >> digest >> name;
+  EXPECT_EQ(digest.size(), 64u);
+  EXPECT_EQ(name, "out.h5");
+  EXPECT_TRUE(CheckChecksumFile(out_).matches);
+  std::map<std::string, double> makespans;
+  for (const SummaryRow& row : ReadSummary(out_)) makespans[row.task_id] = row.metrics.makespan_s;
+  ASSERT_EQ(makespans.size(), 3u);
+  // A finished sweep without its shards (removed after the merge unless --keep-shards), then one
+  // byte of the file altered on disk.
+  fs::remove_all(out_ + ".shards");
+  {
+    std::fstream file(out_, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(static_cast<std::streamoff>(fs::file_size(out_) / 2));
+    char byte = 0;
+    file.read(&byte, 1);
+    file.seekp(static_cast<std::streamoff>(fs::file_size(out_) / 2));
+    file.put(static_cast<char>(byte ^ 0x5a));
+  }
+  const ChecksumCheck altered = CheckChecksumFile(out_);
+  EXPECT_TRUE(altered.recorded);
+  EXPECT_FALSE(altered.matches);
+  ASSERT_EQ(Run(spec), 0) << Log();
+  // The file was not handed to HDF5: named with both digests, and every task ran again.
+  EXPECT_NE(Log().find("ignoring " + out_ + ": its SHA-256 is "), std::string::npos) << Log();
+  EXPECT_NE(Log().find(digest), std::string::npos) << Log();
+  std::map<std::string, int> reruns = ManifestCounts();
+  EXPECT_EQ(reruns.size(), 3u);
+  std::vector<SummaryRow> rows = ReadSummary(out_);
+  ASSERT_EQ(rows.size(), 3u);
+  for (const SummaryRow& row : rows) {
+    EXPECT_EQ(row.status, TaskStatus::kOk);
+    EXPECT_EQ(row.metrics.makespan_s, makespans.at(row.task_id));
+  }
+  EXPECT_TRUE(CheckChecksumFile(out_).matches);
 }
 
 TEST_F(SweepProcessTest, DryRunListsTasksAndRunsNothing) {

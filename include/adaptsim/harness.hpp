@@ -77,4 +77,10 @@ TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, 
 std::vector<std::string> ShardFiles(const std::string& folder,
                                     std::vector<std::string>* skipped = nullptr);
 
+/// MergeResults(out, options), then `<out>.sha256`: the SHA-256 of the merged file as `sha256sum`
+/// prints it. A sweep resuming on `out` compares the file with it before any byte reaches HDF5
+/// and ignores a file that does not match (docs/sweeps.md §4.2). Returns the number of tasks
+/// stored. Throws StoreError (e.g. disk full) and InputError as MergeResults does.
+std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options);
+
 }  // namespace adaptsim

@@ -49,7 +49,7 @@ int RunMerge(const MergeCommandOptions& options) {
                  PrintableText(shard).c_str());
   }
   merge.provenance.argv = options.argv;
-  std::size_t count = MergeResults(options.out_path, merge);
+  std::size_t count = MergeResultsWithChecksum(options.out_path, merge);
   std::printf("%s: %zu tasks from %zu source file(s)", options.out_path.c_str(), count,
               merge.sources.size());
   if (!skipped.empty()) {
@@ -69,7 +69,8 @@ void AddMergeCommand(CLI::App& app, const CommandContext& context, CommandList& 
   options->argv = context.argv;
   CLI::App* cmd = app.add_subcommand(
       "merge", "Build one results file from shards and results files (later inputs win)");
-  cmd->add_option("--out", options->out_path, "Results file to write (replaced atomically)")
+  cmd->add_option("--out", options->out_path,
+                  "Results file to write (replaced atomically; its SHA-256 in OUT.sha256)")
       ->required();
   cmd->add_option("inputs", options->inputs,
                   "Results files and shard folders (default: OUT.shards)");

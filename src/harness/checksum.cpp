@@ -1,13 +1,18 @@
 #include "checksum.hpp"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <vector>
 
+#include "adaptsim/harness.hpp"
 #include "adaptsim/store.hpp"
 
 namespace adaptsim {
@@ -65,6 +70,60 @@ std::string FileSha256Hex(const std::string& path) {
   }
   if (in.bad()) throw StoreError("cannot read '" + path + "': " + std::strerror(errno));
   return sha.HexDigest();
+}
+
+std::string ChecksumFilePath(const std::string& path) {
+  return path + ".sha256";
+}
+
+std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options) {
+  const std::size_t count = MergeResults(out, options);
+  WriteChecksumFile(out);
+  return count;
+}
+
+void WriteChecksumFile(const std::string& path) {
+  const std::string line =
+      FileSha256Hex(path) + "  " + std::filesystem::path(path).filename().string() + "\n";
+  const std::string target = ChecksumFilePath(path);
+  const std::string tmp = target + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw StoreError("cannot create '" + tmp + "': " + std::strerror(errno));
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  const int write_errno = errno;
+  const bool synced = written && ::fsync(fd) == 0;
+  const int sync_errno = errno;
+  ::close(fd);
+  if (!synced) {
+    std::remove(tmp.c_str());
+    throw StoreError("cannot write '" + tmp + "': " +
+                     std::strerror(written ? sync_errno : (write_errno ? write_errno : EIO)));
+  }
+  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(tmp.c_str());
+    throw StoreError("cannot rename '" + tmp + "' to '" + target +
+                     "': " + std::strerror(rename_errno));
+  }
+}
+
+ChecksumCheck CheckChecksumFile(const std::string& path) {
+  ChecksumCheck check;
+  std::ifstream in(ChecksumFilePath(path));
+  if (!in) return check;
+  check.recorded = true;
+  std::string recorded;
+  in >> recorded;
+  const std::string actual = FileSha256Hex(path);
+  check.matches = recorded == actual;
+  if (!check.matches) {
+    std::error_code error;
+    check.problem = "its SHA-256 is " + actual + ", " + ChecksumFilePath(path) + " recorded " +
+                    (recorded.size() == 64 ? recorded : "no digest") + " (" +
+                    std::to_string(std::filesystem::file_size(path, error)) +
+                    " bytes on disk: truncated or altered)";
+  }
+  return check;
 }
 
 }  // namespace adaptsim

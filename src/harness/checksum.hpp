@@ -15,4 +15,23 @@ std::string Sha256Hex(const unsigned char* data, std::size_t size);
 /// Throws StoreError naming the path and the system's error text when it cannot be read.
 std::string FileSha256Hex(const std::string& path);
 
+/// `<path>.sha256`: where a sweep records the SHA-256 of the merged results file it wrote.
+std::string ChecksumFilePath(const std::string& path);
+
+/// Writes FileSha256Hex(path) to ChecksumFilePath(path) as `sha256sum` prints it
+/// ("<64 hex>  <file name>\n", so `sha256sum -c out.h5.sha256` checks it in the file's folder),
+/// crash-safely: a temporary file, fsync'd, renamed. Throws StoreError naming the path and the
+/// system's error text (e.g. disk full; no temporary file is left behind).
+void WriteChecksumFile(const std::string& path);
+
+/// What ChecksumFilePath(path) says about `path`.
+struct ChecksumCheck {
+  bool recorded = false;  ///< a checksum file exists (a results file without one is unverified)
+  bool matches = false;   ///< recorded and equal to the file's SHA-256
+  std::string problem;    ///< recorded but not matching: the two digests and the file's size
+};
+/// Compares `path` with its checksum file. A checksum file that is not "<64 hex> ..." counts as
+/// recorded and not matching. Throws StoreError when `path` cannot be read.
+ChecksumCheck CheckChecksumFile(const std::string& path);
+
 }  // namespace adaptsim

@@ -7,6 +7,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/sweep.hpp"
+#include "checksum.hpp"
 
 namespace adaptsim {
 namespace {
@@ -23,6 +24,14 @@ std::map<std::string, Stored> ReadOldOut(const std::string& path, bool& readable
   readable = false;
   if (!fs::exists(path)) return done;
   try {
+    // A file that does not match the checksum the sweep recorded is not handed to HDF5, which
+    // may crash on corrupted bytes (docs/reliability.md, "Not fixed in adaptsim: libhdf5").
+    const ChecksumCheck check = CheckChecksumFile(path);
+    if (check.recorded && !check.matches) {
+      std::fprintf(stderr, "adaptsim: warning: ignoring %s: %s; tasks not in a shard run again\n",
+                   path.c_str(), check.problem.c_str());
+      return done;
+    }
     SummaryWithDetail read = ReadSummaryWithDetail(path);
     for (const SummaryRow& row : read.rows) done[row.task_id] = {row.status, read.detail};
     readable = true;
@@ -124,6 +133,7 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   if (options.force && !options.dry_run) {
     shards.RemoveAll();
     fs::remove(out);
+    fs::remove(ChecksumFilePath(out));
   }
   if (!options.dry_run) shards.Open();  // a folder that takes no file fails before any task
   std::vector<CorruptShard> corrupt = shards.Verify(/*quarantine=*/!options.dry_run);
@@ -185,7 +195,7 @@ std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
   }
   merge.provenance = plan.provenance;
   merge.statistics = statistics;
-  return MergeResults(plan.out_path, merge);
+  return MergeResultsWithChecksum(plan.out_path, merge);
 }
 
 bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet) {

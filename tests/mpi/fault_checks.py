@@ -589,7 +589,7 @@ if mode == "hostile":
             path = os.path.join(root, n)
             if "PWNED" in n and n not in os.path.basename(trace) + os.path.basename(trace_dir):
                 fail(f"a shell ran hostile text: {path} exists")
-    allowed = {"log.txt", "hostile.toml", os.path.basename(trace), "out.h5"}
+    allowed = {"log.txt", "hostile.toml", os.path.basename(trace), "out.h5", "out.h5.sha256"}
     for n in os.listdir(workdir):
         if n not in allowed | {os.path.basename(trace_dir), "out.h5.shards"}:
             fail(f"unexpected file {n} written next to --out")
