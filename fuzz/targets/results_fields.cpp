@@ -13,6 +13,7 @@
 //   (strings: 1 length byte, then that many bytes).
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct Item {
 
 struct Template {
   std::string path;
+  std::string bytes;                // the file's contents, written afresh for every input
   std::vector<std::string> groups;  // every group, "/" included
   std::vector<Item> attributes;
   std::vector<Item> columns;
@@ -90,6 +92,8 @@ const Template& GetTemplate() {
     Provenance provenance;
     provenance.argv = {"fuzz_results_fields"};
     WriteShard(t.path, Record(), provenance);
+    std::ifstream in(t.path, std::ios::binary);
+    t.bytes.assign(std::istreambuf_iterator<char>(in), {});
     store::ErrorScope errors;
     store::Handle file = store::OpenFile(t.path, false);
     Walk(file, "/", t);
@@ -195,7 +199,10 @@ void Edit(const Template& t, const std::string& path, Bytes in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Template& t = GetTemplate();
   const std::string path = (fuzz::ScratchDir() / "edited.h5").string();
-  fs::copy_file(t.path, path, fs::copy_options::overwrite_existing);
+  // Written through a stream, which retries a write(2) that a signal interrupted:
+  // filesystem::copy_file does not, and libFuzzer's 1-s timer (SIGALRM, no SA_RESTART) once
+  // stopped a long run with "cannot copy file: Interrupted system call".
+  fuzz::WriteFile(path, t.bytes);
   try {
     Edit(t, path, Bytes{data, size});
   } catch (const StoreError&) {
