@@ -11,11 +11,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/harness.hpp"
+#include "adaptsim/results_analysis.hpp"
 #include "adaptsim/store.hpp"
 #include "harness/checksum.hpp"
 #include "test_support.hpp"
@@ -271,6 +274,24 @@ TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgai
   const ChecksumCheck altered = CheckChecksumFile(out_);
   EXPECT_TRUE(altered.recorded);
   EXPECT_FALSE(altered.matches);
+  // `adaptsim report` and `adaptsim merge` refuse it by name before HDF5 reads it.
+  for (const auto& read : std::vector<std::function<void()>>{
+           [&] { AnalyseResults(out_, AnalysisOptions{}); },
+           [&] {
+             MergeOptions merge;
+             merge.sources = {out_};
+             MergeResultsWithChecksum((dir_ / "copy.h5").string(), merge);
+           }}) {
+    try {
+      read();
+      ADD_FAILURE() << "an altered file was read";
+    } catch (const StoreError& error) {
+      EXPECT_NE(std::string(error.what()).find("does not match " + out_ + ".sha256"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "copy.h5"));
   ASSERT_EQ(Run(spec), 0) << Log();
   // The file was not handed to HDF5: named with both digests, and every task ran again.
   EXPECT_NE(Log().find("ignoring " + out_ + ": its SHA-256 is "), std::string::npos) << Log();

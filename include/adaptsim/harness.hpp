@@ -80,7 +80,8 @@ std::vector<std::string> ShardFiles(const std::string& folder,
 /// MergeResults(out, options), then `<out>.sha256`: the SHA-256 of the merged file as `sha256sum`
 /// prints it. A sweep resuming on `out` compares the file with it before any byte reaches HDF5
 /// and ignores a file that does not match (docs/sweeps.md §4.2). Returns the number of tasks
-/// stored. Throws StoreError (e.g. disk full) and InputError as MergeResults does.
+/// stored. Throws StoreError (e.g. disk full) and InputError as MergeResults does, and
+/// StoreError naming a source that has a checksum file it does not match (before any is read).
 std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options);
 
 }  // namespace adaptsim

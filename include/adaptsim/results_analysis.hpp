@@ -52,7 +52,8 @@ struct AnalysisOptions {
   std::string window_spread = "k";  ///< option of the window policy pooled into the spread
 };
 
-/// All rows of the four tables, sorted. Throws StoreError for an unreadable file.
+/// All rows of the four tables, sorted. Throws StoreError for an unreadable file, or one that
+/// does not match its checksum file `<path>.sha256` (written by sweeps and `adaptsim merge`).
 std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options);
 
 /// Prints `rows` as "text" (aligned), "markdown" or "csv" (long format: table, scenario,

@@ -77,6 +77,7 @@ std::string ChecksumFilePath(const std::string& path) {
 }
 
 std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options) {
+  for (const std::string& source : options.sources) RequireMatchingChecksum(source);
   const std::size_t count = MergeResults(out, options);
   WriteChecksumFile(out);
   return count;
@@ -124,6 +125,14 @@ ChecksumCheck CheckChecksumFile(const std::string& path) {
                     " bytes on disk: truncated or altered)";
   }
   return check;
+}
+
+void RequireMatchingChecksum(const std::string& path) {
+  const ChecksumCheck check = CheckChecksumFile(path);
+  if (check.recorded && !check.matches) {
+    throw StoreError("'" + path + "' does not match " + ChecksumFilePath(path) + ": " +
+                     check.problem);
+  }
 }
 
 }  // namespace adaptsim

@@ -34,4 +34,9 @@ struct ChecksumCheck {
 /// recorded and not matching. Throws StoreError when `path` cannot be read.
 ChecksumCheck CheckChecksumFile(const std::string& path);
 
+/// Throws StoreError ("'<path>' does not match <path>.sha256: <problem>") when `path` has a
+/// checksum file that it does not match; a readers' guard, so that a results file altered on disk
+/// is refused with its name instead of reaching HDF5, which may crash on corrupted bytes.
+void RequireMatchingChecksum(const std::string& path);
+
 }  // namespace adaptsim

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/store.hpp"
+#include "checksum.hpp"
 #include "display_names.hpp"
 
 namespace adaptsim {
@@ -226,6 +227,7 @@ std::size_t PolicyRank(const std::string& label) {
 }  // namespace
 
 std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options) {
+  RequireMatchingChecksum(path);  // OUT.sha256, when the file has one (docs/sweeps.md §4.2)
   std::vector<SummaryRow> rows;
   for (SummaryRow& row : ReadSummary(path)) {
     if (row.status == TaskStatus::kOk) rows.push_back(std::move(row));
