@@ -11,7 +11,8 @@
 namespace adaptsim::fuzz {
 
 /// Calls every reader of the results file at `path` (include/adaptsim/store.hpp): ReadSummary,
-/// ReadTask of `ids` and of up to four ids the summary names, ReadFileDetail, ReadMeta,
+/// ReadTask of `ids` and of up to four ids the summary names, ReadFileDetail,
+/// ReadSummaryWithDetail, ReadMeta,
 /// ReadColumnUnits and MissingTasks. A reader may refuse the file with StoreError (and, when
 /// `input_error_ok`, with InputError); any other exception escapes and is a finding.
 inline void ReadResultsEveryWay(const std::string& path, std::set<std::string> ids,
@@ -31,6 +32,7 @@ inline void ReadResultsEveryWay(const std::string& path, std::set<std::string> i
   });
   for (const std::string& id : ids) expect([&] { ReadTask(path, id); });
   expect([&] { ReadFileDetail(path); });
+  expect([&] { ReadSummaryWithDetail(path); });
   expect([&] { ReadMeta(path); });
   expect([&] { ReadColumnUnits(path, "/summary"); });
   expect([&] { MissingTasks(path, ids); });
