@@ -148,8 +148,8 @@ std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenanc
 /// details. Throws StoreError (also for no records).
 std::vector<unsigned char> EncodeShard(std::span<const TaskRecord> records,
                                        const Provenance& provenance);
-/// Stores a file image from EncodeShard at `path`, crash-safely as WriteShard does.
-/// Throws StoreError.
+/// Stores a file image from EncodeShard (or any bytes: the sweep's checksum file) at `path`,
+/// crash-safely as WriteShard does. Throws StoreError.
 void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image);
 
 /// What MergeResults writes.

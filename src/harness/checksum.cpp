@@ -1,11 +1,8 @@
 #include "checksum.hpp"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -86,26 +83,7 @@ std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions&
 void WriteChecksumFile(const std::string& path) {
   const std::string line =
       FileSha256Hex(path) + "  " + std::filesystem::path(path).filename().string() + "\n";
-  const std::string target = ChecksumFilePath(path);
-  const std::string tmp = target + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw StoreError("cannot create '" + tmp + "': " + std::strerror(errno));
-  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  const int write_errno = errno;
-  const bool synced = written && ::fsync(fd) == 0;
-  const int sync_errno = errno;
-  ::close(fd);
-  if (!synced) {
-    std::remove(tmp.c_str());
-    throw StoreError("cannot write '" + tmp + "': " +
-                     std::strerror(written ? sync_errno : (write_errno ? write_errno : EIO)));
-  }
-  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
-    const int rename_errno = errno;
-    std::remove(tmp.c_str());
-    throw StoreError("cannot rename '" + tmp + "' to '" + target +
-                     "': " + std::strerror(rename_errno));
-  }
+  WriteShardImage(ChecksumFilePath(path), std::vector<unsigned char>(line.begin(), line.end()));
 }
 
 ChecksumCheck CheckChecksumFile(const std::string& path) {
