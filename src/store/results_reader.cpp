@@ -160,27 +160,32 @@ ResultDetail DetailAttribute(hid_t object, const std::string& where) {
   return *detail;
 }
 
+/// The /summary rows of an open results file.
+std::vector<SummaryRow> SummaryRows(hid_t file) {
+  Handle summary = store::OpenGroup(file, "summary");
+  return store::ReadTable<SummaryRow>(summary,
+                                      [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+}
+
+/// /meta@detail of the open results file at `path`.
+ResultDetail FileDetail(hid_t file, const std::string& path) {
+  Handle meta = store::OpenGroup(file, "meta");
+  return DetailAttribute(meta, path + " /meta");
+}
+
 }  // namespace
 
 std::vector<SummaryRow> ReadSummary(const std::string& path) {
   store::ErrorScope errors;
-  Handle file = store::OpenFile(path, false);
-  Handle summary = store::OpenGroup(file, "summary");
-  return store::ReadTable<SummaryRow>(summary,
-                                      [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+  return SummaryRows(store::OpenFile(path, false));
 }
 
 SummaryWithDetail ReadSummaryWithDetail(const std::string& path) {
   store::ErrorScope errors;
   Handle file = store::OpenFile(path, false);
   SummaryWithDetail read;
-  {
-    Handle meta = store::OpenGroup(file, "meta");
-    read.detail = DetailAttribute(meta, path + " /meta");
-  }
-  Handle summary = store::OpenGroup(file, "summary");
-  read.rows = store::ReadTable<SummaryRow>(
-      summary, [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+  read.detail = FileDetail(file, path);
+  read.rows = SummaryRows(file);
   return read;
 }
 
@@ -218,9 +223,7 @@ StoredTask ReadTask(const std::string& path, const std::string& task_id) {
 
 ResultDetail ReadFileDetail(const std::string& path) {
   store::ErrorScope errors;
-  Handle file = store::OpenFile(path, false);
-  Handle meta = store::OpenGroup(file, "meta");
-  return DetailAttribute(meta, path + " /meta");
+  return FileDetail(store::OpenFile(path, false), path);
 }
 
 std::vector<std::string> MissingTasks(const std::string& path,
