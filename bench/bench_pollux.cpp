@@ -1,6 +1,7 @@
 // Benchmark: Pollux on a Pollux workload (default workload-6, 16 nodes × 4 GPUs, 60 s interval)
 // on one core. Prints wall time, the GA's and the model fits' shares, and the mean JCT against
-// the artifact's. Usage: bench_pollux [workload.csv] [seed] [key=value policy options...]
+// the artifact's. Usage: bench_pollux [workload.csv] [seed] [key=value ...], each key a keyword of
+// adaptsim.run (e.g. interval_s=120, policy=optimus) or else a policy option (docs/python.md).
 //   ADAPTSIM_DATA selects the reference data (default ../shared/data, relative to the cwd).
 #include <chrono>
 #include <cstdio>
@@ -9,36 +10,34 @@
 #include <string>
 
 #include "adaptsim/task.hpp"
+#include "adaptsim/task_fields.hpp"
 #include "bench_main.hpp"
 
 static int RunBenchmark(int argc, char** argv) {
   namespace fs = std::filesystem;
   const char* env = std::getenv("ADAPTSIM_DATA");
   const std::string data = env != nullptr && *env ? env : "../shared/data";
-  adaptsim::TaskConfig task;
-  task.trace_path = argc > 1 && *argv[1] ? argv[1] : data + "/pollux/workloads/workload-6.csv";
-  task.seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 0;
-  task.throughputs_path = data + "/pollux/traces";
-  task.policy = "pollux";
-  task.simulation.num_gpus = 64;
+  nlohmann::json arguments = {
+      {"trace", argc > 1 && *argv[1] ? argv[1] : data + "/pollux/workloads/workload-6.csv"},
+      {"throughputs", data + "/pollux/traces"},
+      {"policy", "pollux"},
+      {"gpus", 64},
+      {"seed", argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 0}};
   for (int i = 3; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
     if (eq == std::string::npos) continue;
-    const std::string key = arg.substr(0, eq), value = arg.substr(eq + 1);
-    if (key == "policy") {
-      task.policy = value;
-    } else if (value == "true" || value == "false") {
-      task.policy_options[key] = value == "true";
-    } else {
-      task.policy_options[key] = std::stod(value);
-    }
+    const std::string value = arg.substr(eq + 1);
+    const nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+    arguments[arg.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
   }
-  if (!fs::exists(task.trace_path)) {
-    std::fprintf(stderr, "bench_pollux: %s not found (set ADAPTSIM_DATA)\n",
-                 task.trace_path.c_str());
+  const std::string trace = arguments["trace"];
+  if (!fs::exists(trace)) {
+    std::fprintf(stderr, "bench_pollux: %s not found (set ADAPTSIM_DATA)\n", trace.c_str());
     return 1;
   }
+  const adaptsim::TaskConfig task = adaptsim::TaskConfigFromArguments(
+      arguments, adaptsim::ArgumentNames::kKeyword, "bench_pollux");
   const auto start = std::chrono::steady_clock::now();
   adaptsim::SimulationResult result = adaptsim::RunTask(task);
   const double wall =

@@ -175,13 +175,12 @@ TEST(ShockwaveFidelity, SolverLimitIsReportedInTheStatusMessage) {
   task.throughputs_path = TaccThroughputsPath();
   task.policy = "shockwave";
   task.simulation.num_gpus = 8;
-  task.simulation.max_rounds = 20;
   task.policy_options = {{"config", TaccConfig()},
                          {"future_rounds", 4},
                          {"solver", "general"},
                          {"solver_max_nodes", 1},
                          {"solver_rel_gap", 0.0}};
-  const SimulationResult limited = RunTask(task);
+  const SimulationResult limited = RunTask(task, RunBudget{.max_rounds = 20});
   ASSERT_TRUE(limited.status == TaskStatus::kOk || limited.status == TaskStatus::kTimeout)
       << limited.message;
   const double limits = limited.policy_statistics.at("shockwave_solver_limits");

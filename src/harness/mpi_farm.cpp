@@ -81,14 +81,14 @@ constexpr int kExitNothingToRun = -1;  ///< broadcast code: dry run done, all ra
 
 struct TaskMessage {
   int index = 0;
-  std::string config_json;
-  double max_wall_time_s = 0.0;
+  std::string config_json;  ///< TaskConfig::ToJson()
+  RunBudget budget;         ///< the sweep's --task-timeout*, beside the configuration
   double grace_s = 0.0;
   int detail = static_cast<int>(ResultDetail::kFull);  ///< ResultDetail of the shard
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& index& config_json& max_wall_time_s& grace_s& detail;
+    ar& index& config_json& budget.max_rounds& budget.max_wall_time_s& grace_s& detail;
   }
 };
 using TaskMessages = std::vector<TaskMessage>;
@@ -231,7 +231,7 @@ class Root {
   void SetRunning(int running) { progress_.SetRunning(running); }
   TaskMessage Message(int index) {
     const TaskConfig& config = plan_.tasks.at(index).config;
-    return {index, config.ToJson().dump(), config.simulation.max_wall_time_s, options_.grace_s,
+    return {index, config.ToJson().dump(), plan_.budget, options_.grace_s,
             static_cast<int>(plan_.detail)};
   }
   /// The next batch for a worker: pending tasks from `next` (advanced past them).
@@ -333,8 +333,8 @@ void RunLocally(Root& root) {
     if (root.Stopping()) break;
     root.SetRunning(1);
     if (unsaved.empty()) first_unsaved = Clock::now();
-    unsaved.push_back(
-        {index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check), &root.inputs_)});
+    unsaved.push_back({index, RunTaskCaught(root.plan_.tasks[index].config, root.plan_.budget,
+                                            std::ref(check), &root.inputs_)});
     if (Seconds(Clock::now() - first_unsaved) >= root.options_.shard_interval_s) {
       StoreLocally(root, unsaved);
     }
@@ -511,9 +511,8 @@ class Worker {
   /// record, to be encoded with the others).
   void RunOne(const TaskMessage& message) {
     TaskConfig config = TaskConfig::FromJson(nlohmann::json::parse(message.config_json));
-    config.simulation.max_wall_time_s = message.max_wall_time_s;
     CancelCheck check(signals_, message.grace_s, &world_);
-    SimulationResult result = RunTaskCaught(config, std::ref(check), &inputs_);
+    SimulationResult result = RunTaskCaught(config, message.budget, std::ref(check), &inputs_);
     if (check.root_cancelled()) drain_ = true;
     if (result.status == TaskStatus::kCancelled) {
       unsent_.push_back({message.index, std::move(result)});

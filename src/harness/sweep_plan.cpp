@@ -7,6 +7,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/sweep.hpp"
+#include "adaptsim/task_fields.hpp"
 #include "checksum.hpp"
 
 namespace adaptsim {
@@ -139,9 +140,8 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   std::vector<CorruptShard> corrupt = shards.Verify(/*quarantine=*/!options.dry_run);
   std::map<std::string, Stored> done = ReadOldOut(options.out_path, plan.merge_old_out);
   for (const auto& [id, stored] : shards.Newest()) done[id] = stored;  // shards are newer
+  plan.budget = RunBudget{options.task_timeout_rounds, options.task_timeout_s};
   for (TaskConfig& config : ExpandSweep(spec)) {
-    config.simulation.max_wall_time_s = options.task_timeout_s;
-    config.simulation.max_rounds = options.task_timeout_rounds;
     PlannedTask task{config, config.Id(), ExpectedCost(spec, config), std::nullopt};
     auto it = done.find(task.id);
     if (it != done.end()) task.state = it->second.status;
@@ -174,11 +174,14 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     if (t.config.production) {
       production.append("[").append(ProductionLabel(*t.config.production)).append("] ");
     }
+    // As stored (and in /summary): with the interval engine's options.
+    const nlohmann::json options = t.config.ToJson().at(std::string(kPolicyOptionsKey));
+    const std::string options_text = options.empty() ? "" : options.dump();
     std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s\n", i, t.id.c_str(),
                  t.config.policy.c_str(), t.config.simulation.num_gpus,
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
                  fs::path(t.config.trace_path).filename().c_str(), production.c_str(),
-                 t.config.policy_options.empty() ? "" : t.config.policy_options.dump().c_str());
+                 options_text.c_str());
   }
   std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f; detail %s\n",
                plan.tasks.size(), plan.pending.size(), pending, total,

@@ -17,7 +17,7 @@
 namespace adaptsim {
 
 struct PlannedTask {
-  TaskConfig config;                ///< budgets (--task-timeout*) applied
+  TaskConfig config;
   std::string id;                   ///< config.Id()
   double cost = 0;                  ///< ExpectedCost
   std::optional<TaskStatus> state;  ///< the stored status; none when the task never ran (an ok
@@ -28,6 +28,7 @@ struct SweepPlan {
   std::string name;
   std::string out_path;
   std::vector<PlannedTask> tasks;  ///< expansion order; the position is the task_index
+  RunBudget budget;                ///< --task-timeout, --task-timeout-rounds: every task's
   std::vector<int> pending;        ///< indices into `tasks` to run now, in dispatch order
   Provenance provenance;
   ResultDetail detail = kDefaultSweepDetail;  ///< --detail, else the spec's, else the default

@@ -8,7 +8,7 @@
 namespace adaptsim {
 
 GavelMechanism::GavelMechanism(std::unique_ptr<AllocationPolicy> policy,
-                               const GavelMechanismOptions& options)
+                               const SimulationOptions& options)
     : policy_(std::move(policy)),
       traits_(policy_->Traits()),
       half_round_s_(options.round_duration_s / 2.0),
@@ -127,7 +127,7 @@ std::map<std::string, double> GavelMechanism::Statistics() const {
 }
 
 std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
-                                                   const GavelMechanismOptions& options) {
+                                                   const SimulationOptions& options) {
   if (auto* allocation = std::get_if<std::unique_ptr<AllocationPolicy>>(&policy)) {
     return std::make_unique<GavelMechanism>(std::move(*allocation), options);
   }

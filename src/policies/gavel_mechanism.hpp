@@ -20,7 +20,8 @@ namespace adaptsim {
 /// and greedily select jobs that fit (`_schedule_jobs_on_workers_helper`, `:1145-1265`).
 class GavelMechanism final : public RoundScheduler {
  public:
-  GavelMechanism(std::unique_ptr<AllocationPolicy> policy, const GavelMechanismOptions& options);
+  /// Reads round_duration_s and allocation_reset_interval_s of the engine's `options`.
+  GavelMechanism(std::unique_ptr<AllocationPolicy> policy, const SimulationOptions& options);
 
   void OnJobArrived(const ActiveJobView& job) override;
   void OnJobRemoved(JobId id) override;

@@ -12,7 +12,7 @@ namespace adaptsim {
 
 std::unique_ptr<OptimusPolicy> OptimusPolicy::FromOptions(const nlohmann::json& options,
                                                           const std::string& context) {
-  RequireEngineOptionsOnly(options, "optimus", context);
+  RequireNoOptions(options, "optimus", context);
   return std::make_unique<OptimusPolicy>();
 }
 

@@ -20,8 +20,8 @@ namespace adaptsim {
 
 class OptimusPolicy : public IntervalPolicy {
  public:
-  /// Accepts only the interval-engine keys (interval_s, restart_delay_s, interference,
-  /// gpus_per_node); InputError(context, "optimus.<key>") otherwise.
+  /// Has no options (the interval engine's are the task's); InputError(context,
+  /// "optimus.<key>") for any key.
   static std::unique_ptr<OptimusPolicy> FromOptions(const nlohmann::json& options,
                                                     const std::string& context);
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;

@@ -29,9 +29,6 @@ models::BatchBounds BoundsOf(const PolluxApplication& app) {
 
 void PolluxOptions::Validate() const {
   if (!std::isfinite(p) || p > 1) throw InputError("pollux", 0, "pollux.p", "must be <= 1");
-  if (!(restart_delay_s >= 0)) {
-    throw InputError("pollux", 0, "pollux.restart_delay_s", "must be >= 0");
-  }
   ga.Validate();
 }
 
@@ -44,14 +41,11 @@ std::unique_ptr<PolluxPolicy> PolluxPolicy::FromOptions(const nlohmann::json& op
                                                         std::uint64_t seed) {
   internal::RequireKnownOptions(
       options, "pollux",
-      {"p", "interval_s", "restart_delay_s", "interference", "interference_avoidance",
-       "gpus_per_node", "population", "generations", "crossover_probability"},
+      {"p", "interference_avoidance", "population", "generations", "crossover_probability"},
       context);
   PolluxOptions parsed;
   parsed.seed = seed;
   parsed.p = internal::NumberOption(options, "pollux", "p", parsed.p, context);
-  parsed.restart_delay_s =
-      internal::NumberOption(options, "pollux", "restart_delay_s", parsed.restart_delay_s, context);
   auto integer = [&](const char* key, int fallback) {
     const double value = internal::NumberOption(options, "pollux", key, fallback, context);
     if (value != std::floor(value) || value < 1 || value > 1e6) {
@@ -269,7 +263,7 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
   problem.min_replicas.assign(J, 0);
   PolluxObjective objective(N, cluster.gpus_per_node, options_.p);
   std::vector<int> rows;
-  const double delta = options_.restart_delay_s;
+  const double delta = cluster.restart_delay_s;  // the engine's (IntervalSimulationOptions)
   for (int j = 0; j < J; ++j) {
     const IntervalJobView& job = *jobs[j];
     rows.push_back(job.index);

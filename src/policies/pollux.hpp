@@ -42,10 +42,9 @@
 namespace adaptsim {
 
 struct PolluxOptions {
-  double p = -1.0;                ///< power-mean exponent ("more negative = more fair")
-  double restart_delay_s = 30.0;  ///< δ of the re-allocation factor (pollux.py:324)
-  GaOptions ga;                   ///< population 100, 100 generations, crossover 0.9, avoidance on
-  std::uint64_t seed = 0;         ///< the task seed (keys the GA's Philox stream)
+  double p = -1.0;         ///< power-mean exponent ("more negative = more fair")
+  GaOptions ga;            ///< population 100, 100 generations, crossover 0.9, avoidance on
+  std::uint64_t seed = 0;  ///< the task seed (keys the GA's Philox stream)
   /// Throws InputError(field "pollux.<name>") when out of range.
   void Validate() const;
 };
@@ -53,9 +52,10 @@ struct PolluxOptions {
 class PolluxPolicy : public IntervalPolicy {
  public:
   explicit PolluxPolicy(const PolluxOptions& options);
-  /// Options: p, restart_delay_s, interference_avoidance (bool), population, generations,
-  /// crossover_probability, and the interval-engine keys interval_s, interference, gpus_per_node
-  /// (read by the engine, accepted here). Throws InputError(context, "pollux.<key>").
+  /// Options: p, interference_avoidance (bool), population, generations, crossover_probability.
+  /// The δ of the re-allocation factor (pollux.py:324) is the engine's restart delay, read from
+  /// IntervalClusterView::restart_delay_s at every decision (the artifact uses one value for both,
+  /// docs/pollux.md). Throws InputError(context, "pollux.<key>").
   static std::unique_ptr<PolluxPolicy> FromOptions(const nlohmann::json& options,
                                                    const std::string& context,
                                                    std::uint64_t seed = 0);

@@ -90,15 +90,6 @@ const PolicyOption kSolverOption = {
 const PolicyOption kMaxIterationsOption = {
     "max_iterations", 1000, "CLP iteration limit per LP (solver = clp), integer in [1, 1e9]"};
 
-std::vector<PolicyOption> WithEngineOptions(std::vector<PolicyOption> options) {
-  std::vector<PolicyOption> all = IntervalEngineOptions();
-  for (PolicyOption& option : options) {
-    std::erase_if(all, [&](const PolicyOption& o) { return o.name == option.name; });
-  }
-  options.insert(options.end(), all.begin(), all.end());
-  return options;
-}
-
 const std::vector<Entry>& Table() {
   static const std::vector<Entry> kTable = {
       {{"fifo",
@@ -134,32 +125,30 @@ const std::vector<Entry>& Table() {
         {{"schedule", nullptr,
           "required: path of a results JSON with per_round_schedule (no default)"}}},
        MakeReplay},
-      {{"pollux", "Pollux (OSDI'21) goodput GA; interval engine (options p, interval_s, ...)",
+      {{"pollux",
+        "Pollux (OSDI'21) goodput GA; interval engine (options p, population, ...)",
         EngineKind::kInterval,
-        WithEngineOptions({
+        {
             {"p", -1.0, "power-mean exponent of the fitness (<= 1; more negative = fairer)"},
-            {"restart_delay_s", 30.0,
-             "s, re-allocation delay in the fitness's restart factor and in the engine"},
             {"interference_avoidance", true,
              "forbid two distributed jobs on one node (the artifact's default)"},
             {"population", 100, "genetic algorithm population size, integer >= 1"},
             {"generations", 100,
              "genetic algorithm generations (the initial population counts), integer >= 1"},
             {"crossover_probability", 0.9, "probability that two parents cross over, [0, 1]"},
-        })},
+        }},
        nullptr,
        [](const nlohmann::json& o, const std::string& c, std::uint64_t seed) {
          RequireObject(o, "pollux", c);
          return Interval(PolluxPolicy::FromOptions(o, c, seed));
        }},
-      {{"optimus", "Optimus+Oracle (Pollux artifact); interval engine", EngineKind::kInterval,
-        IntervalEngineOptions()},
+      {{"optimus", "Optimus+Oracle (Pollux artifact); interval engine", EngineKind::kInterval},
        [](const nlohmann::json& o, const std::string& c) {
          RequireObject(o, "optimus", c);
          return Interval(OptimusPolicy::FromOptions(o, c));
        }},
       {{"tiresias", "Tiresias 2-queue LAS (Pollux artifact); interval engine",
-        EngineKind::kInterval, IntervalEngineOptions()},
+        EngineKind::kInterval},
        [](const nlohmann::json& o, const std::string& c) {
          RequireObject(o, "tiresias", c);
          return Interval(TiresiasPolicy::FromOptions(o, c));
@@ -303,19 +292,6 @@ void RequireDeclaredOptions(const PolicyInfo& info, const nlohmann::json& option
 }
 
 }  // namespace
-
-const std::vector<PolicyOption>& IntervalEngineOptions() {
-  static const std::vector<PolicyOption> kOptions = {
-      {"interval_s", 60.0, "s, scheduling interval of the interval engine"},
-      {"restart_delay_s", 30.0, "s without progress after each (re)allocation"},
-      {"interference", 0.0,
-       "slowdown in [0, 1) of distributed jobs sharing a node with another distributed job"},
-      {"gpus_per_node", 4,
-       "GPUs per node, integer in [1, 9] (default 4 on a Pollux workload, the catalogue's node "
-       "size on a trace)"},
-  };
-  return kOptions;
-}
 
 void RegisterTestPolicy(PolicyInfo info, PolicyFactory factory) {
   TestPolicies& extra = ExtraPolicies();

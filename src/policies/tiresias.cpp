@@ -13,7 +13,7 @@ namespace adaptsim {
 
 std::unique_ptr<TiresiasPolicy> TiresiasPolicy::FromOptions(const nlohmann::json& options,
                                                             const std::string& context) {
-  RequireEngineOptionsOnly(options, "tiresias", context);
+  RequireNoOptions(options, "tiresias", context);
   return std::make_unique<TiresiasPolicy>();
 }
 

@@ -21,8 +21,8 @@ namespace adaptsim {
 
 class TiresiasPolicy : public IntervalPolicy {
  public:
-  /// Accepts only the interval-engine keys (interval_s, restart_delay_s, interference,
-  /// gpus_per_node); InputError(context, "tiresias.<key>") otherwise.
+  /// Has no options (the interval engine's are the task's); InputError(context,
+  /// "tiresias.<key>") for any key.
   static std::unique_ptr<TiresiasPolicy> FromOptions(const nlohmann::json& options,
                                                      const std::string& context);
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;

@@ -19,10 +19,9 @@ BatchConfig TunedJobBatch(const IntervalJobView& job, const std::vector<int>& pl
   return {fixed.atomic_bsz, fixed.accum_steps};
 }
 
-void RequireEngineOptionsOnly(const nlohmann::json& options, const std::string& policy,
-                              const std::string& context) {
-  internal::RequireKnownOptions(
-      options, policy, {"interval_s", "restart_delay_s", "interference", "gpus_per_node"}, context);
+void RequireNoOptions(const nlohmann::json& options, const std::string& policy,
+                      const std::string& context) {
+  internal::RequireKnownOptions(options, policy, {}, context);
 }
 
 std::vector<int> TakeMostFreeGpus(std::map<int, int>& free_gpus, int num_replicas) {

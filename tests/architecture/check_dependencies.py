@@ -27,8 +27,8 @@ import sys
 import tempfile
 
 # Stage -> stages whose public headers (and libraries) it may use. "policy_api" is the policy
-# interface (adaptsim/{policy,cluster_state,interval_policy}.hpp): the only place where policies
-# and engines meet. "core" may be used by every stage.
+# interface (adaptsim/{policy,cluster_state,interval_policy,simulation_options}.hpp): the only
+# place where policies and engines meet. "core" may be used by every stage.
 ALLOWED = {
     "core": set(),
     "trace": {"core"},
@@ -53,6 +53,7 @@ ALLOWED = {
 STAGE_OF_HEADER = {
     # core: the vocabulary every stage shares
     "job": "core", "error": "core", "result": "core", "result_fields": "core",
+    "config_field": "core",
     "task_status": "core",
     "python_round": "core",
     "build_info": "core",
@@ -72,11 +73,13 @@ STAGE_OF_HEADER = {
     "lp_problem": "solvers", "window_structured": "solvers", "window_layout": "solvers",
     # the policy interface shared by policies and engines
     "policy": "policy_api", "cluster_state": "policy_api", "interval_policy": "policy_api",
+    "simulation_options": "policy_api",
     "registry": "policies",
     "simulation": "engine", "simulator": "engine", "interval_simulator": "engine",
     "metrics": "metrics",
     "store": "store", "result_detail": "store",
-    "harness": "harness", "task": "harness", "sweep": "harness", "results_analysis": "harness",
+    "harness": "harness", "task": "harness", "task_fields": "harness", "sweep": "harness",
+    "results_analysis": "harness",
     "reproduce": "harness", "production_source": "harness",
     "python_policy": "python",
 }
