@@ -27,7 +27,7 @@
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "bench_main.hpp"
-#include "policies/gavel_mechanism.hpp"
+#include "policies/gavel/gavel_mechanism.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/display_names.hpp"
+#include "adaptsim/display_names.hpp"
 
 namespace adaptsim {
 namespace {

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/engine_tasks.hpp"
+#include "adaptsim/input_cache.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "harness/engine_tasks.hpp"
-#include "harness/input_cache.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

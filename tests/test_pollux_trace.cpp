@@ -20,7 +20,7 @@
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/trace.hpp"
-#include "harness/pollux_trace_workload.hpp"
+#include "task/pollux_trace_workload.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
-#include "harness/shard_directory.hpp"
+#include "adaptsim/task.hpp"
 
 namespace adaptsim {
 namespace {

@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
 #include "fuzz_support.hpp"
-#include "shard_directory.hpp"
 
 namespace {
 

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "adaptsim/store.hpp"
+
 namespace adaptsim {
 
 /// SHA-256 of `size` bytes at `data`: 64 lowercase hex digits.
@@ -38,5 +40,12 @@ ChecksumCheck CheckChecksumFile(const std::string& path);
 /// checksum file that it does not match; a readers' guard, so that a results file altered on disk
 /// is refused with its name instead of reaching HDF5, which may crash on corrupted bytes.
 void RequireMatchingChecksum(const std::string& path);
+
+/// MergeResults(out, options), then `<out>.sha256`: the SHA-256 of the merged file as `sha256sum`
+/// prints it. A sweep resuming on `out` compares the file with it before any byte reaches HDF5
+/// and ignores a file that does not match (docs/sweeps.md §4.2). Returns the number of tasks
+/// stored. Throws StoreError (e.g. disk full) and InputError as MergeResults does, and
+/// StoreError naming a source that has a checksum file it does not match (before any is read).
+std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options);
 
 }  // namespace adaptsim

@@ -1,12 +1,27 @@
-// Content hash of an input folder (the Pollux profile folder `shared/data/pollux/traces`), so a
-// task whose `throughputs` is a folder gets a location-independent id like one whose
-// `throughputs` is a file (TaskConfig::IdentityJson, include/adaptsim/task.hpp).
+// Content hashes: name-based (SHA-1, RFC 4122 §4.3) UUIDs of bytes, files and input folders, so
+// that a task's id (TaskConfig::Id, include/adaptsim/task.hpp) does not depend on where its
+// inputs live, and a sweep's shard is named by its tasks' ids
+// (include/adaptsim/shard_directory.hpp). A task whose `throughputs` is a folder (the Pollux
+// profile folder `shared/data/pollux/traces`) gets a location-independent id like one whose
+// `throughputs` is a file.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include <boost/uuid/uuid.hpp>
+
 namespace adaptsim {
+
+/// The SHA-1 name-based UUID of `name` in the namespace `space` (RFC 4122 §4.3), as 32 lowercase
+/// hex digits.
+std::string NameBasedUuidHex(const boost::uuids::uuid& space, std::string_view name);
+
+/// Content hash of a file's bytes: a name-based (SHA-1, RFC 4122 §4.3) UUID over the bytes in
+/// a fixed adaptsim namespace, 32 lowercase hex digits. A folder hashes the sorted list of
+/// (relative path, file hash) of every file below it, independent of where it lives and of
+/// directory order. Throws InputError(path) when the file or folder cannot be read.
+std::string FileContentHash(const std::string& path);
 
 /// Content hash of a Pollux profile folder: of every regular `*.csv` file in its immediate
 /// sub-folders (`<application>/placements.csv`, `scalability.csv`, `validation-<bsz>.csv`: the

@@ -5,9 +5,9 @@
 
 #include <memory>
 
+#include "adaptsim/input_cache.hpp"
 #include "adaptsim/simulation.hpp"
 #include "adaptsim/task.hpp"
-#include "input_cache.hpp"
 
 namespace adaptsim {
 

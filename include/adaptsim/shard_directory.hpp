@@ -122,4 +122,13 @@ class ShardDirectory {
   std::set<std::string> rejected_;  ///< names of shards Verify rejected
 };
 
+/// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as
+/// its manifest records it (a task rerun into a newer shard is then taken from that one when
+/// the list is merged, MergeOptions::sources). A shard that fails the resume's check (SHA-256
+/// of its bytes against the manifest; readable, when it has no manifest lines) is left out and,
+/// with `skipped`, described there (path, reason, the ids of its tasks); nothing is moved.
+/// Throws StoreError when the folder cannot be read.
+std::vector<std::string> ShardFiles(const std::string& folder,
+                                    std::vector<std::string>* skipped = nullptr);
+
 }  // namespace adaptsim

@@ -8,9 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "adaptsim/result.hpp"
-#include "adaptsim/store.hpp"
-#include "adaptsim/task.hpp"
+#include "adaptsim/result_detail.hpp"
 
 namespace adaptsim {
 
@@ -59,29 +57,4 @@ struct SweepCommandOptions {
 /// rank: 0 when the sweep ran or was stopped by SIGTERM/SIGUSR1 (failed tasks are recorded with
 /// status "failed"), 2 for bad input (spec errors), 1 for other errors.
 int RunSweepCommand(const SweepCommandOptions& options);
-
-/// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
-TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
-                          int rank);
-/// The same without config_json, for a task whose id is known (`task_id` = config.Id()) and whose
-/// result is already encoded in a shard: what a sweep's rank 0 needs to log and report it.
-TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, int task_index,
-                                 SimulationResult result, int rank);
-
-/// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as
-/// its manifest records it (a task rerun into a newer shard is then taken from that one when
-/// the list is merged, MergeOptions::sources). A shard that fails the resume's check (SHA-256
-/// of its bytes against the manifest; readable, when it has no manifest lines) is left out and,
-/// with `skipped`, described there (path, reason, the ids of its tasks); nothing is moved.
-/// Throws StoreError when the folder cannot be read.
-std::vector<std::string> ShardFiles(const std::string& folder,
-                                    std::vector<std::string>* skipped = nullptr);
-
-/// MergeResults(out, options), then `<out>.sha256`: the SHA-256 of the merged file as `sha256sum`
-/// prints it. A sweep resuming on `out` compares the file with it before any byte reaches HDF5
-/// and ignores a file that does not match (docs/sweeps.md §4.2). Returns the number of tasks
-/// stored. Throws StoreError (e.g. disk full) and InputError as MergeResults does, and
-/// StoreError naming a source that has a checksum file it does not match (before any is read).
-std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options);
-
 }  // namespace adaptsim

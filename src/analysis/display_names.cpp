@@ -1,4 +1,4 @@
-#include "display_names.hpp"
+#include "adaptsim/display_names.hpp"
 
 #include <cstdio>
 #include <tuple>

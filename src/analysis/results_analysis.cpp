@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/checksum.hpp"
+#include "adaptsim/display_names.hpp"
 #include "adaptsim/store.hpp"
-#include "checksum.hpp"
-#include "display_names.hpp"
 
 namespace adaptsim {
 namespace {

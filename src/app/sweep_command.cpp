@@ -2,7 +2,7 @@
 #include <map>
 #include <memory>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "command.hpp"
 
 namespace adaptsim::app {

@@ -1,4 +1,4 @@
-#include "analytic_center.hpp"
+#include "adaptsim/analytic_center.hpp"
 
 #include <algorithm>
 #include <cmath>

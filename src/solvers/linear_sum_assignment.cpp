@@ -1,4 +1,4 @@
-#include "linear_sum_assignment.hpp"
+#include "adaptsim/linear_sum_assignment.hpp"
 
 #include <algorithm>
 #include <cmath>

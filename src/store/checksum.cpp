@@ -1,4 +1,4 @@
-#include "checksum.hpp"
+#include "adaptsim/checksum.hpp"
 
 #include <openssl/evp.h>
 
@@ -9,7 +9,6 @@
 #include <memory>
 #include <vector>
 
-#include "adaptsim/harness.hpp"
 #include "adaptsim/store.hpp"
 
 namespace adaptsim {

@@ -1,4 +1,4 @@
-#include "output_lock.hpp"
+#include "adaptsim/output_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "shard_directory.hpp"
+#include "adaptsim/shard_directory.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,10 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/checksum.hpp"
+#include "adaptsim/content_hash.hpp"
 #include "adaptsim/utc_timestamp.hpp"
-#include "checksum.hpp"
-#include "content_hash.hpp"
 
 namespace adaptsim {
 namespace {

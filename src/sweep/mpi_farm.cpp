@@ -42,9 +42,9 @@
 #include <random>
 #include <thread>
 
+#include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
-#include "engine_tasks.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "exit_status.hpp"
 #include "mpi_farm.hpp"
 #include "result_serialization.hpp"

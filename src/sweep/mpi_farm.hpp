@@ -4,7 +4,7 @@
 
 #include <boost/mpi/communicator.hpp>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "signals.hpp"
 
 namespace adaptsim {

@@ -18,7 +18,7 @@
 #include <map>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "exit_status.hpp"
 #include "mpi_farm.hpp"
 #include "signals.hpp"

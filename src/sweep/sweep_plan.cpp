@@ -5,9 +5,9 @@
 #include <numeric>
 #include <set>
 
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/sweep.hpp"
-#include "checksum.hpp"
 
 namespace adaptsim {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/output_lock.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/sweep.hpp"
-#include "output_lock.hpp"
-#include "shard_directory.hpp"
+#include "adaptsim/sweep_command.hpp"
 
 namespace adaptsim {
 

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
+#include "adaptsim/display_names.hpp"
 #include "adaptsim/error.hpp"
-#include "display_names.hpp"
 
 namespace adaptsim {
 namespace {

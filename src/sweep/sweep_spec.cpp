@@ -10,6 +10,7 @@
 
 #include <toml++/toml.h>
 
+#include "adaptsim/content_hash.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/production_source.hpp"

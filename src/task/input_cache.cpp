@@ -1,4 +1,4 @@
-#include "input_cache.hpp"
+#include "adaptsim/input_cache.hpp"
 
 #include <sys/stat.h>
 

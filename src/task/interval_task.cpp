@@ -6,11 +6,11 @@
 #include <variant>
 
 #include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/interval_simulator.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/trace.hpp"
-#include "engine_tasks.hpp"
 #include "pollux_trace_workload.hpp"
 #include "production_task.hpp"
 

@@ -2,14 +2,13 @@
 #include <chrono>
 
 #include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "engine_tasks.hpp"
 #include "production_task.hpp"
 
 namespace adaptsim {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/linear_sum_assignment.hpp"
 #include "baseline_inputs.hpp"
-#include "linear_sum_assignment.hpp"
 
 namespace adaptsim {
 

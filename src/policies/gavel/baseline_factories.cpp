@@ -4,13 +4,13 @@
 #include <vector>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
 #include "allox.hpp"
 #include "finish_time_fairness.hpp"
 #include "isolated.hpp"
 #include "isolated_plus.hpp"
 #include "max_sum_throughput.hpp"
 #include "min_total_duration.hpp"
-#include "policy_options.hpp"
 
 namespace adaptsim::internal {
 namespace {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "adaptsim/analytic_center.hpp"
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
-#include "analytic_center.hpp"
 #include "isolated.hpp"
 
 namespace adaptsim {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "adaptsim/analytic_center.hpp"
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
-#include "analytic_center.hpp"
 
 namespace adaptsim {
 

@@ -1,4 +1,4 @@
-#include "policy_options.hpp"
+#include "adaptsim/policy_options.hpp"
 
 #include <algorithm>
 

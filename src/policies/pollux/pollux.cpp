@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
-#include "policy_options.hpp"
 
 namespace adaptsim {
 namespace {

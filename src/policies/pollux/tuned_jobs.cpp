@@ -4,10 +4,10 @@
 #include <algorithm>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_goodput.hpp"
 #include "adaptsim/pollux_workload.hpp"
-#include "policy_options.hpp"
 
 namespace adaptsim {
 

@@ -38,9 +38,9 @@
 #include <vector>
 
 #include "adaptsim/policy.hpp"
-#include "adaptsim/shockwave_forecaster.hpp"
-#include "adaptsim/window_structured.hpp"
 #include "shockwave_config.hpp"
+#include "shockwave_forecaster.hpp"
+#include "window_structured.hpp"
 
 namespace adaptsim {
 

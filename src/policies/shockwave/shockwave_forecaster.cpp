@@ -1,5 +1,5 @@
 // Shockwave forecaster (shockwave_forecaster.hpp).
-#include "adaptsim/shockwave_forecaster.hpp"
+#include "shockwave_forecaster.hpp"
 
 #include <algorithm>
 #include <cmath>

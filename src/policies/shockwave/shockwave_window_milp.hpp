@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "adaptsim/milp_problem.hpp"
-#include "adaptsim/window_structured.hpp"
+#include "window_structured.hpp"
 
 namespace adaptsim {
 

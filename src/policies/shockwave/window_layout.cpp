@@ -1,5 +1,5 @@
 // Window layouts (window_layout.hpp; docs/shockwave.md).
-#include "adaptsim/window_layout.hpp"
+#include "window_layout.hpp"
 
 #include <algorithm>
 #include <bit>

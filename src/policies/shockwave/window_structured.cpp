@@ -1,5 +1,5 @@
 // The structured window solver (window_structured.hpp; docs/shockwave.md).
-#include "adaptsim/window_structured.hpp"
+#include "window_structured.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "adaptsim/window_layout.hpp"
+#include "window_layout.hpp"
 
 namespace adaptsim {
 
