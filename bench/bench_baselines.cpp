@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"

@@ -4,6 +4,7 @@
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/task.hpp"

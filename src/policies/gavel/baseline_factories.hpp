@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adaptsim/registry.hpp"
+#include "adaptsim/policy_instance.hpp"
 
 namespace adaptsim::internal {
 

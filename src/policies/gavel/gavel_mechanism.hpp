@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/policy.hpp"
-#include "adaptsim/registry.hpp"
 
 namespace adaptsim {
 
