@@ -1,5 +1,5 @@
-// The sweep worker's cache of parsed inputs (src/harness/input_cache.hpp): a task reads through it
-// exactly what it would read from the file, and a changed file is read again.
+// The sweep worker's cache of parsed inputs (include/adaptsim/input_cache.hpp): a task reads
+// through it exactly what it would read from the file, and a changed file is read again.
 #include <filesystem>
 #include <fstream>
 #include <sstream>

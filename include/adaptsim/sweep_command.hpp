@@ -1,4 +1,4 @@
-// The sweep harness: an MPI self-scheduling task farm (docs/sweeps.md §3). Rank 0 expands the spec,
+// `adaptsim sweep`: an MPI self-scheduling task farm (docs/sweeps.md §3). Rank 0 expands the spec,
 // hands one task at a time to idle workers, logs every shard and is the only writer of the
 // manifest and the merged results file (workers that share its folder write their own shards).
 #pragma once

@@ -57,7 +57,7 @@ void FillContentHashes(TaskConfig& task);
 /// Builds the task's Simulation on the engine its policy names in the policy table
 /// (PolicyInfo::engine: the round engine or the interval engine), runs it, and computes the
 /// summary metrics once (ComputeMetrics). Bad input throws InputError; the caller decides whether
-/// that ends the program (CLI) or only the task (harness).
+/// that ends the program (CLI) or only the task (sweep).
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer = {});
 
 /// Thrown by a RoundObserver to abandon a task (signal grace time over); RunTaskCaught turns it

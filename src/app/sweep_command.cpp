@@ -1,4 +1,4 @@
-// `adaptsim sweep`: the MPI task farm over a sweep spec (the farm itself is in src/harness).
+// `adaptsim sweep`: the MPI task farm over a sweep spec (the farm itself is in src/sweep).
 #include <map>
 #include <memory>
 

@@ -1,4 +1,4 @@
-// How the command-line stages of the harness turn an exception into a process exit status.
+// How `adaptsim sweep` and `adaptsim reproduce` turn an exception into a process exit status.
 #pragma once
 
 #include <cstdio>

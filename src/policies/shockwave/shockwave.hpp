@@ -5,7 +5,7 @@
 // At a re-solve (job arrival, job completion, every 8 rounds, initially) it
 //   1. appends fair-share finish-time estimates F̂_j when the job set changed (§8.3,
 //      `finish_time_uniform_share`, `shockwave.py:88-120`);
-//   2. solves the window problem (§8.4, include/adaptsim/window_structured.hpp) over T =
+//   2. solves the window problem (§8.4, src/policies/shockwave/window_structured.hpp) over T =
 //   future_rounds
 //      rounds with the finish-time constraints t0 + s_j/σ <= ρ_max F̄_j;
 //   3. if that is infeasible, re-solves without them with utility weights π_j = ρ̂_j^λ
