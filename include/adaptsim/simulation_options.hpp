@@ -1,6 +1,6 @@
 // The round engine's options and their field list (adaptsim/config_field.hpp): what the round loop
 // (adaptsim/simulator.hpp) and the Gavel mechanism that runs an allocation policy in it
-// (MakeRoundScheduler, adaptsim/registry.hpp) read. Part of the policy interface because both
+// (MakeRoundScheduler, adaptsim/gavel.hpp) read. Part of the policy interface because both
 // sides read it; header-only.
 #pragma once
 

@@ -3,9 +3,9 @@
 // for every field, in sweep-expansion order (outermost first); `T` may be const (reading fields)
 // or not (filling them). It drives
 //   * TaskConfig::ToJson / FromJson / IdentityJson: the canonical JSON and the task id
-//     (src/harness/task.cpp),
+//     (src/task/task.cpp),
 //   * the sweep spec's keys, their validation, their default expansion order, and the expansion
-//     (src/harness/sweep_spec.cpp, sweep_expand.cpp; docs/sweeps.md §1),
+//     (src/sweep/sweep_spec.cpp, sweep_expand.cpp; docs/sweeps.md §1),
 //   * the flags of `adaptsim run` and their --help text (src/app/run_command.cpp),
 //   * the keyword arguments of the Python `adaptsim.run` and its docstring (python/src/module.cpp,
 //     TaskConfigFromArguments),
