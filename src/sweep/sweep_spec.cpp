@@ -65,6 +65,20 @@ const SpecKey& PolicyOptionsKey() {
   return *FindSpecKey(kPolicyOptionsKey);
 }
 
+/// The sweep key of TaskConfig's member `member` (AxisName of its field), e.g. "policies" for
+/// &TaskConfig::policy.
+template <typename M>
+std::string AxisOf(M TaskConfig::*member) {
+  const TaskConfig probe;
+  std::string axis;
+  VisitTaskConfigFields(probe, [&](const ConfigField& field, const auto& visited) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(visited)>, M>) {
+      if (&visited == &(probe.*member)) axis = AxisName(field);
+    }
+  });
+  return axis;
+}
+
 int Line(const toml::node& node) {
   return static_cast<int>(node.source().begin.line);
 }
@@ -574,17 +588,18 @@ void CheckScopedEngineOptions(const Reader& reader, const AxisIndex& index) {
 
 /// Policy options must belong to a swept policy.
 void CheckOptionPolicies(const Reader& reader, const Collected& collected, const SweepSpec& spec) {
+  const std::string policy_axis = AxisOf(&TaskConfig::policy);
   std::set<std::string> policies;
   for (const SweepDimension& d : spec.dimensions) {
     for (std::size_t k = 0; k < d.keys.size(); ++k) {
-      if (d.keys[k] != "policies") continue;
+      if (d.keys[k] != policy_axis) continue;
       for (const auto& row : d.rows) policies.insert(row[k].get<std::string>());
     }
   }
   for (const auto& [policy, node] : collected.policy_tables) {
     if (policies.count(policy) == 0) {
       reader.Throw(*node, collected.policy_fields.at(policy),
-                   "policy '" + policy + "' is not in `policies`");
+                   "policy '" + policy + "' is not in `" + policy_axis + "`");
     }
   }
 }
@@ -717,8 +732,9 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
     } catch (const InputError& error) {
       auto table = collected.policy_tables.find(task.policy);
       const toml::node* node = table != collected.policy_tables.end() ? table->second : nullptr;
-      std::string field = node != nullptr ? collected.policy_fields.at(task.policy) : "policies";
-      if (node == nullptr && index.count("policies")) node = index.at("policies").node;
+      const std::string policy_axis = AxisOf(&TaskConfig::policy);
+      std::string field = node != nullptr ? collected.policy_fields.at(task.policy) : policy_axis;
+      if (node == nullptr && index.count(policy_axis)) node = index.at(policy_axis).node;
       rethrow(error, error.field(), node, field);
     }
   }
@@ -747,13 +763,17 @@ SweepSpec LoadSweepSpec(const std::string& path) {
   BuildDimensions(reader, collected, spec, index);
   CheckOptionPolicies(reader, collected, spec);
   CheckScopedEngineOptions(reader, index);
+  // The files a task's id names by content (ConfigField::identified_by) are hashed once here;
+  // the traces' statistics feed the plan's cost estimates.
+  const std::string trace_axis = AxisOf(&TaskConfig::trace_path);
   for (const SweepDimension& d : spec.dimensions) {
     for (std::size_t k = 0; k < d.keys.size(); ++k) {
-      if (d.keys[k] != "traces" && d.keys[k] != "throughputs") continue;
+      const SpecKey* key = FindSpecKey(d.keys[k]);
+      if (key == nullptr || key->field.identified_by.empty()) continue;
       for (const auto& row : d.rows) {
         std::string file = row[k].get<std::string>();
         if (spec.file_hashes.count(file) == 0) spec.file_hashes[file] = FileContentHash(file);
-        if (d.keys[k] == "traces") spec.trace_stats[file] = ReadTraceStats(file);
+        if (d.keys[k] == trace_axis) spec.trace_stats[file] = ReadTraceStats(file);
       }
     }
   }
