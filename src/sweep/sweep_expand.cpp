@@ -102,7 +102,10 @@ std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
                     });
     }
     if (!row.interval_only.empty() && IsIntervalPolicy(task.policy, engines)) {
-      for (const auto& [key, value] : row.interval_only) {
+      for (const auto& entry : row.interval_only) {
+        // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
+        const std::string& key = entry.first;
+        const nlohmann::json& value = entry.second;
         WithTaskField(task, key, [&](const ConfigField& declared, auto& member) {
           ReadFieldJson(declared, value, member, spec.spec_path, key);
         });
