@@ -185,38 +185,49 @@ class PolluxObjective {
     factors_.push_back(factor);
     base_state_.insert(base_state_.end(), base_row, base_row + nodes_);
     memo_.resize(memo_.size() + job_slots_);
+    rows_.emplace_back();
   }
 
   GaObjectives operator()(const GaState& state) {
     const int J = static_cast<int>(speedups_.size()), N = nodes_;
     const double dominant_share = 1.0 / (N * gpus_per_node_);
-    double power_sum = 0.0, utility = 0.0;
-    std::fill(active_.begin(), active_.end(), 0);
+    // One pass over the state: each row's nodes, replicas and whether it differs from the current
+    // allocation, and the nodes in use.
+    int* __restrict active = active_.data();
+    std::fill_n(active, N, 0);
     for (int j = 0; j < J; ++j) {
-      const int* row = state.data() + static_cast<std::size_t>(j) * N;
-      for (int n = 0; n < N; ++n) active_[n] |= row[n] > 0;
-    }
-    int active_nodes = 0;
-    for (int n = 0; n < N; ++n) active_nodes += active_[n];
-    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
-    for (int j = 0; j < J; ++j) {
-      const int* row = state.data() + static_cast<std::size_t>(j) * N;
-      const int* base = base_state_.data() + static_cast<std::size_t>(j) * N;
+      const int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
+      const int* __restrict base = base_state_.data() + static_cast<std::size_t>(j) * N;
       int nodes = 0, replicas = 0, difference = 0;
       for (int n = 0; n < N; ++n) {
         nodes += row[n] > 0;
         replicas += row[n];
         difference |= row[n] ^ base[n];
+        active[n] |= row[n] > 0;
       }
-      const Memo& memo = Lookup(j, nodes, replicas, difference != 0, dominant_share);
+      rows_[j] = {nodes, replicas, difference != 0};
+    }
+    int active_nodes = 0;
+    for (int n = 0; n < N; ++n) active_nodes += active[n];
+    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
+    double power_sum = 0.0, utility = 0.0;
+    for (int j = 0; j < J; ++j) {
+      const RowStats& r = rows_[j];
+      const Memo& memo = Lookup(j, r.nodes, r.replicas, r.changed, dominant_share);
       power_sum += memo.term;
-      if (replicas > 0 && total > 0) utility += memo.speedup / replicas * (replicas / total);
+      if (r.replicas > 0 && total > 0) {
+        utility += memo.speedup / r.replicas * (r.replicas / total);
+      }
     }
     const double mean = p_ == 0 ? std::exp(power_sum / J) : std::pow(power_sum / J, 1.0 / p_);
     return {-mean, -utility};
   }
 
  private:
+  struct RowStats {
+    int nodes = 0, replicas = 0;
+    bool changed = false;
+  };
   struct Memo {
     double speedup = -1.0;  ///< < 0: not computed yet (a speedup is ≥ 0)
     double term = 0.0;      ///< the job's term of the power mean
@@ -247,9 +258,10 @@ class PolluxObjective {
   std::vector<std::optional<models::SpeedupFunction>> speedups_;
   std::vector<int> fair_replicas_;
   std::vector<double> factors_;
-  GaState base_state_;       ///< J×N, the current allocation
-  std::vector<Memo> memo_;   ///< [job][nodes][replicas][changed]
-  std::vector<int> active_;  ///< per node, scratch of one evaluation
+  GaState base_state_;          ///< J×N, the current allocation
+  std::vector<Memo> memo_;      ///< [job][nodes][replicas][changed]
+  std::vector<int> active_;     ///< per node, scratch of one evaluation
+  std::vector<RowStats> rows_;  ///< per job, scratch of one evaluation
 };
 
 }  // namespace

@@ -200,6 +200,7 @@ struct GaScratch {
         used(problem.num_nodes),
         holders(problem.num_nodes),
         order(problem.num_nodes),
+        values(problem.num_nodes),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
     // Mutation step 3: p = p1 + p2 − p1·p2 with p1 = 1/J and p2 = 1/(jobs on the node) for a job
     // on it, else 0 (pollux.py:366-372): one threshold per number of holders, computed once.
@@ -216,6 +217,7 @@ struct GaScratch {
   std::vector<int> used;                 ///< per node: replicas placed so far (repair 4, mutation)
   std::vector<int> holders;              ///< per node: jobs with a replica on it (mutation)
   std::vector<int> order;                ///< per node: random node order (repair 2-3)
+  std::vector<int> values;               ///< per node: a row before repair 2-3
   std::vector<int> candidates, parents;  ///< tournament selection
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
@@ -239,11 +241,11 @@ void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& ra
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
     int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
+    int total = 0, nodes = 0;
+    for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
     // (1) At most one distributed job per node: once a node holds a second distributed job, every
     // later row loses that node (pollux.py:385-390).
     if (options.interference_avoidance) {
-      int nodes = 0;
-      for (int n = 0; n < N; ++n) nodes += row[n] > 0;
       if (nodes > 1) {
         int most = 0;
         for (int n = 0; n < N; ++n) {
@@ -253,24 +255,29 @@ void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& ra
         crowded = crowded || most > 1;
       }
       if (crowded) {
-        for (int n = 0; n < N; ++n) row[n] = distributed_holders[n] > 1 ? 0 : row[n];
+        total = nodes = 0;
+        for (int n = 0; n < N; ++n) {
+          row[n] = distributed_holders[n] > 1 ? 0 : row[n];
+          total += row[n], nodes += row[n] > 0;
+        }
       }
     }
     // (2)-(3) Max replicas and max nodes per job, over a random node order (pollux.py:391-403).
-    int total = 0, nodes = 0;
-    for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
-    if (total > problem.max_replicas[j] || nodes > options.max_nodes_per_job) {
+    // Entries are ≥ 0, so once the replicas or the nodes are used up every later take is 0.
+    const int max_replicas = problem.max_replicas[j];
+    if (total > max_replicas || nodes > options.max_nodes_per_job) {
       int* order = scratch.order.data();
+      int* values = scratch.values.data();
       std::iota(order, order + N, 0);
-      for (int i = N - 1; i > 0; --i) std::swap(order[i], order[random.Below(i + 1)]);
+      random.Shuffle({order, static_cast<std::size_t>(N)});
+      std::copy_n(row, N, values);
+      std::fill_n(row, N, 0);
       int kept = 0, kept_nodes = 0;
-      for (int i = 0; i < N; ++i) {
-        int& entry = row[order[i]];
-        int take = std::min(entry, problem.max_replicas[j] - kept);
-        if (take > 0 && kept_nodes >= options.max_nodes_per_job) take = 0;
+      for (int i = 0; i < N && kept < max_replicas && kept_nodes < options.max_nodes_per_job; ++i) {
+        const int take = std::min(values[order[i]], max_replicas - kept);
         kept += take;
         kept_nodes += take > 0;
-        entry = take;
+        row[order[i]] = take;
       }
     }
     // (4) Node capacity, earlier rows first (pollux.py:404-412).
@@ -288,10 +295,22 @@ void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& ra
   }
 }
 
+// The contract the operators rely on (pollux_ga.hpp): entries and replica caps are counts.
+void CheckCounts(const GaProblem& problem, const GaState& state) {
+  const std::size_t size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
+  ADAPTSIM_CHECK(state.size() == size && problem.base_state.size() == size);
+  ADAPTSIM_CHECK(problem.max_replicas.size() == static_cast<std::size_t>(problem.num_jobs));
+  auto negative = [](int v) { return v < 0; };
+  ADAPTSIM_CHECK(std::none_of(state.begin(), state.end(), negative));
+  ADAPTSIM_CHECK(std::none_of(problem.base_state.begin(), problem.base_state.end(), negative));
+  ADAPTSIM_CHECK(std::none_of(problem.max_replicas.begin(), problem.max_replicas.end(), negative));
+}
+
 }  // namespace
 
 void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
                  GaState& state) {
+  CheckCounts(problem, state);
   GaScratch scratch(problem);
   Repair(problem, options, random, state, scratch);
 }
@@ -354,6 +373,7 @@ void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state, GaSc
 }  // namespace
 
 void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state) {
+  CheckCounts(problem, state);
   GaScratch scratch(problem);
   Mutate(problem, random, state, scratch);
 }
@@ -484,9 +504,7 @@ std::vector<Individual> Survive(const std::vector<Individual>& pop, int n_surviv
     std::iota(order.begin(), order.end(), 0);
     if (survivors.size() + front.size() > static_cast<std::size_t>(n_survive)) {
       // randomized_argsort, descending crowding: shuffle, then a stable sort.
-      for (int i = static_cast<int>(order.size()) - 1; i > 0; --i) {
-        std::swap(order[i], order[random.Below(i + 1)]);
-      }
+      random.Shuffle(order);
       std::stable_sort(order.begin(), order.end(),
                        [&](int a, int b) { return crowding[a] > crowding[b]; });
       order.resize(n_survive - survivors.size());
@@ -525,8 +543,7 @@ void SelectParents(const std::vector<Individual>& pop, int matings, PhiloxRandom
   while (static_cast<int>(candidates.size()) < needed) {
     const std::size_t begin = candidates.size();
     for (int i = 0; i < n; ++i) candidates.push_back(i);
-    int* perm = candidates.data() + begin;
-    for (int i = n - 1; i > 0; --i) std::swap(perm[i], perm[random.Below(i + 1)]);
+    random.Shuffle({candidates.data() + begin, static_cast<std::size_t>(n)});
   }
   std::vector<int>& parents = scratch.parents;
   parents.resize(matings * 2);
@@ -583,9 +600,7 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
       }
     }
     if (static_cast<int>(fresh.size()) > remaining) {  // random subset (mating.py)
-      for (int i = static_cast<int>(fresh.size()) - 1; i > 0; --i) {
-        std::swap(fresh[i], fresh[random.Below(i + 1)]);
-      }
+      random.Shuffle(fresh);
       dropped.insert(dropped.end(), fresh.begin() + remaining, fresh.end());
       fresh.resize(remaining);
     }
@@ -608,7 +623,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   std::vector<Individual> pop;
   seen.Clear(initial.size());
   for (const GaState& state : initial) {
-    ADAPTSIM_CHECK(state.size() == state_size);
+    CheckCounts(problem, state);
     const int slot = pool.Acquire();
     pool[slot] = state;
     Repair(problem, options, random, pool[slot], scratch);

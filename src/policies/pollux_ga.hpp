@@ -26,6 +26,7 @@
 // identical. Not thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -61,6 +62,19 @@ class PhiloxRandom {
     ADAPTSIM_CHECK(n >= 1);
     return static_cast<int>((static_cast<std::uint64_t>(Next()) * static_cast<std::uint64_t>(n)) >>
                             32);
+  }
+  /// Fisher–Yates from the back: for i = n−1 .. 1, swap(values[i], values[Below(i + 1)]) (the
+  /// draws of numpy's shuffle as the artifact's operators use it).
+  void Shuffle(std::span<int> values) {
+    for (int i = static_cast<int>(values.size()) - 1; i > 0;) {
+      const std::span<const std::uint32_t> words = Buffered();
+      const int count = std::min(static_cast<int>(words.size()), i);
+      for (int k = 0; k < count; ++k, --i) {
+        std::swap(values[i],
+                  values[(std::uint64_t{words[k]} * static_cast<std::uint64_t>(i + 1)) >> 32]);
+      }
+      Skip(count);
+    }
   }
   /// The next 32 random bits (word 0..3 of block 0, 1, ... of the stream).
   std::uint32_t Next() {
@@ -106,7 +120,8 @@ struct GaOptions {
   void Validate() const;
 };
 
-/// The problem as data plus the objective function.
+/// The problem as data plus the objective function. States, the base state and the replica caps
+/// are counts (≥ 0; checked).
 struct GaProblem {
   int num_jobs = 0;
   int num_nodes = 0;
