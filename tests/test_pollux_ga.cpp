@@ -14,7 +14,7 @@
 #include <set>
 #include <vector>
 
-#include "policies/pollux_ga.hpp"
+#include "policies/pollux/pollux_ga.hpp"
 
 namespace adaptsim {
 namespace {
