@@ -37,9 +37,11 @@ struct PolicyInfo {
   std::string name;         ///< CLI name, as the reference's `--policy`
   std::string description;  ///< one line for `adaptsim run --policy help`
   EngineKind engine = EngineKind::kRound;
-  /// Every option the policy accepts, with its default (for the table's policies the only
-  /// source of `adaptsim run --policy help`, docs/policies.md §10 and `adaptsim.policies()`;
-  /// MakePolicy rejects any other key). Empty for a scheme policy (its options are its own).
+  /// Every option the policy accepts, with its default. For the table's policies it is derived
+  /// from the policy's options struct, where each option is declared once
+  /// (src/policies/policy_options.hpp); it drives `adaptsim run --policy help`,
+  /// `adaptsim.policies()` and the one check of option keys in MakePolicy, and docs/policies.md
+  /// §11 is tested against it. Empty for a scheme policy (its options are its own).
   std::vector<PolicyOption> options = {};
 };
 
