@@ -67,15 +67,15 @@ Entry Declared(std::string name, std::string description, EngineKind engine, Mak
           std::move(factory)};
 }
 
-/// `make` for a policy P of interface I built from its options struct (or without arguments
-/// when it has none).
+/// `make` for a policy P of interface I built from its options struct (without arguments when
+/// the struct is NoOptions).
 template <typename I, typename P>
 auto Construct() {
   return [](const auto& options) {
-    if constexpr (std::is_constructible_v<P, decltype(options)>) {
-      return PolicyInstance(std::unique_ptr<I>(std::make_unique<P>(options)));
-    } else {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(options)>, NoOptions>) {
       return PolicyInstance(std::unique_ptr<I>(std::make_unique<P>()));
+    } else {
+      return PolicyInstance(std::unique_ptr<I>(std::make_unique<P>(options)));
     }
   };
 }
@@ -126,9 +126,9 @@ const std::vector<Entry>& Table() {
       Declared<MaxSumThroughputOptions>("max_sum_throughput", "alias of max_sum_throughput_perf",
                                         kRound,
                                         Construct<AllocationPolicy, MaxSumThroughputPolicy>()),
-      Declared<AlloXOptions>(
-          "allox", "AlloX: min-cost assignment of the oldest jobs (option alpha, default 0.2)",
-          kRound, Construct<AllocationPolicy, AlloXPolicy>()),
+      Declared<AlloXOptions>("allox",
+                             "AlloX: min-cost assignment of the oldest jobs (option alpha)", kRound,
+                             Construct<AllocationPolicy, AlloXPolicy>()),
       Declared<NoOptions>("isolated", "equal GPU share: x = min(1, G/(m s))", kRound,
                           Construct<AllocationPolicy, IsolatedPolicy>()),
       Declared<NoOptions>("isolated_plus", "x = min(1, G/m) with strict-priority selection", kRound,

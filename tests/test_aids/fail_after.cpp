@@ -8,6 +8,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
+#include "policies/policy_options.hpp"
 
 namespace adaptsim::testing {
 
@@ -31,36 +32,17 @@ Allocation FailAfterPolicy::ComputeAllocation(const ClusterState& state) {
 
 namespace {
 
-// Option parsing with the same errors as the shipped policies' (InputError naming the field).
-double NumberOption(const nlohmann::json& options, const char* key, double fallback,
-                    const std::string& context) {
-  if (!options.is_object() || !options.contains(key)) return fallback;
-  if (!options[key].is_number()) {
-    throw InputError(context, 0, std::string("fail_after.") + key, "expected a number");
-  }
-  return options[key].get<double>();
-}
+struct FailAfterOptions {
+  int after = 0;
+  double sleep_ms = 0.0;
 
-PolicyInstance MakeFailAfter(const nlohmann::json& options, const std::string& context) {
-  if (!options.is_null() && !options.is_object()) {
-    throw InputError(context, 0, "fail_after", "policy options must be a table");
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(Option("after", "allocations before the exception (-1 = never)", Between(-1, 1e9)),
+          self.after);
+    visit(Option("sleep_ms", "ms slept in each allocation", AtLeast(0)), self.sleep_ms);
   }
-  if (options.is_object()) {
-    for (const auto& [key, value] : options.items()) {
-      if (key != "after" && key != "sleep_ms") {
-        throw InputError(context, 0, "fail_after." + key,
-                         "unknown option for policy 'fail_after' (known: after, sleep_ms)");
-      }
-    }
-  }
-  const double after = NumberOption(options, "after", 0, context);
-  const double sleep_ms = NumberOption(options, "sleep_ms", 0, context);
-  if (after < -1 || after != static_cast<int>(after) || !(sleep_ms >= 0)) {
-    throw InputError(context, 0, "fail_after", "after must be an integer >= -1, sleep_ms >= 0");
-  }
-  return PolicyInstance(std::unique_ptr<AllocationPolicy>(
-      std::make_unique<FailAfterPolicy>(static_cast<int>(after), sleep_ms)));
-}
+};
 
 }  // namespace
 
@@ -68,10 +50,13 @@ void RegisterFailAfterPolicy() {
   RegisterTestPolicy({"fail_after",
                       "TEST AID: fifo that throws after `after` allocations "
                       "(option sleep_ms)",
-                      EngineKind::kRound,
-                      {{"after", 0, "allocations before the exception (-1 = never)"},
-                       {"sleep_ms", 0, "ms slept in each allocation"}}},
-                     MakeFailAfter);
+                      EngineKind::kRound, DescribeOptions<FailAfterOptions>()},
+                     [](const nlohmann::json& json, const std::string& context) {
+                       const FailAfterOptions options =
+                           ParseOptions<FailAfterOptions>(json, {context, "fail_after"});
+                       return PolicyInstance(std::unique_ptr<AllocationPolicy>(
+                           std::make_unique<FailAfterPolicy>(options.after, options.sleep_ms)));
+                     });
 }
 
 }  // namespace adaptsim::testing
