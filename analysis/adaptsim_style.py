@@ -1,7 +1,7 @@
 """One look for every adaptsim figure: display names, colours, markers, labels, file output.
 
 The policy display names and option labels here are the Python half of a table whose C++ half is
-src/harness/display_names.cpp (`adaptsim report`); tests/test_display_names.cpp checks that both
+src/analysis/display_names.cpp (`adaptsim report`); tests/test_display_names.cpp checks that both
 agree. Colours: Paul Tol's colour-blind-safe "muted" scheme (https://personal.sron.nl/~pault/,
 "Colour schemes and templates", Fig. 4) plus black and grey; each policy keeps its colour and
 marker in every figure.

@@ -1,4 +1,4 @@
-// The display names and option labels of `adaptsim report` (src/harness/display_names.cpp) equal
+// The display names and option labels of `adaptsim report` (src/analysis/display_names.cpp) equal
 // those of the figures (analysis/adaptsim_style.py): both tables are read back and compared.
 #include <cstdio>
 #include <string>
@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/display_names.hpp"
+#include "adaptsim/display_names.hpp"
 
 namespace adaptsim {
 namespace {

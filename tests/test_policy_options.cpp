@@ -1,4 +1,4 @@
-// Policy options declared once (src/policies/policy_options.hpp): what a declaration drives
+// Policy options declared once (include/adaptsim/policy_options.hpp): what a declaration drives
 // (defaults, doc lines, parsing, errors), that the registry's options are the options structs'
 // declarations with the structs' defaults, and that docs/policies.md §11 lists exactly the
 // registry's options (key, default and doc line). The doc comparison is shown to fail on
@@ -18,17 +18,17 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
 #include "adaptsim/registry.hpp"
-#include "policies/allox.hpp"
-#include "policies/fifo.hpp"
-#include "policies/finish_time_fairness.hpp"
-#include "policies/max_min_fairness.hpp"
-#include "policies/max_sum_throughput.hpp"
-#include "policies/min_total_duration.hpp"
-#include "policies/policy_options.hpp"
-#include "policies/pollux.hpp"
-#include "policies/replay.hpp"
-#include "policies/shockwave_config.hpp"
+#include "policies/gavel/allox.hpp"
+#include "policies/gavel/fifo.hpp"
+#include "policies/gavel/finish_time_fairness.hpp"
+#include "policies/gavel/max_min_fairness.hpp"
+#include "policies/gavel/max_sum_throughput.hpp"
+#include "policies/gavel/min_total_duration.hpp"
+#include "policies/pollux/pollux.hpp"
+#include "policies/replay/replay.hpp"
+#include "policies/shockwave/shockwave_config.hpp"
 
 namespace adaptsim {
 namespace {

@@ -1,5 +1,5 @@
 // Fuzz target: the Shockwave configuration JSON reader (ReadShockwaveConfig,
-// src/policies/shockwave_config.hpp), and the same JSON given as the policy's options
+// src/policies/shockwave/shockwave_config.hpp), and the same JSON given as the policy's options
 // (MakePolicy: the key check, then the declared options' parsing).
 #include <nlohmann/json.hpp>
 

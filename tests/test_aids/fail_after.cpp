@@ -7,8 +7,8 @@
 #include <variant>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
 #include "adaptsim/registry.hpp"
-#include "policies/policy_options.hpp"
 
 namespace adaptsim::testing {
 
