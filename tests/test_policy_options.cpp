@@ -226,7 +226,7 @@ StructView View() {
           }};
 }
 
-/// The options struct of each table policy (the registry's Declared<O> entries).
+/// The options struct of each table policy (the Declared<O> entries of the families' tables).
 const std::map<std::string, StructView>& Structs() {
   static const std::map<std::string, StructView> kStructs = {
       {"fifo", View<FifoOptions>()},

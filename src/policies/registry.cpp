@@ -1,145 +1,59 @@
-// The policy table. Names follow the reference's `--policy` strings; each entry's options are its
-// options struct's declaration (policy_options.hpp).
+// The policy table: the policy families' tables (include/adaptsim/policy_family.hpp), concatenated.
+// Names follow the reference's `--policy` strings; each entry's options are its options struct's
+// declaration (include/adaptsim/policy_options.hpp).
 #include "adaptsim/registry.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
-#include <type_traits>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/policy_options.hpp"
-#include "gavel/allox.hpp"
-#include "gavel/fifo.hpp"
-#include "gavel/finish_time_fairness.hpp"
-#include "gavel/gandiva_fair.hpp"
-#include "gavel/isolated.hpp"
-#include "gavel/isolated_plus.hpp"
-#include "gavel/max_min_fairness.hpp"
-#include "gavel/max_sum_throughput.hpp"
-#include "gavel/min_total_duration.hpp"
-#include "pollux/optimus.hpp"
-#include "pollux/pollux.hpp"
-#include "pollux/tiresias.hpp"
-#include "replay/replay.hpp"
-#include "shockwave/shockwave.hpp"
+#include "gavel/gavel_family.hpp"
+#include "pollux/pollux_family.hpp"
+#include "replay/replay_family.hpp"
+#include "shockwave/shockwave_family.hpp"
 
 namespace adaptsim {
 namespace {
 
-/// Builds a policy from its (checked) JSON options, its input's name and the task seed.
-using Factory = std::function<PolicyInstance(const nlohmann::json& options,
-                                             const std::string& context, std::uint64_t seed)>;
-
-struct Entry {
-  PolicyInfo info;
-  Factory factory;
+/// The policy families, in table order: each contributes its own table of policies
+/// (include/adaptsim/policy_family.hpp). A new family adds its folder and one line here.
+constexpr std::vector<PolicyEntry> (*kFamilies[])() = {
+    GavelFamilyPolicies,
+    ShockwaveFamilyPolicies,
+    PolluxFamilyPolicies,
+    ReplayFamilyPolicies,
 };
 
-std::vector<PolicyOption> WithEngineOptions(std::vector<PolicyOption> options) {
-  std::vector<PolicyOption> all = IntervalEngineOptions();
-  for (PolicyOption& option : options) {
-    std::erase_if(all, [&](const PolicyOption& o) { return o.name == option.name; });
+/// `entry` as the table lists it: an interval policy also accepts the interval engine's keys
+/// (after its own, which take precedence).
+PolicyEntry WithEngineOptions(PolicyEntry entry) {
+  if (entry.info.engine != EngineKind::kInterval) return entry;
+  std::vector<PolicyOption>& options = entry.info.options;
+  for (const PolicyOption& engine : IntervalEngineOptions()) {
+    const bool own = std::any_of(options.begin(), options.end(),
+                                 [&](const PolicyOption& o) { return o.name == engine.name; });
+    if (!own) options.push_back(engine);
   }
-  options.insert(options.end(), all.begin(), all.end());
-  return options;
+  return entry;
 }
 
-/// The entry of a policy whose options are the declaration of O: PolicyInfo::options lists O's
-/// options (and the interval engine's keys for an interval policy), and the factory parses the
-/// JSON into O (InputError(context, "<name>.<option>")) and hands it to `make` — `make(O)`, or
-/// `make(O, seed)` for a policy with random streams.
-template <typename O, typename Make>
-Entry Declared(std::string name, std::string description, EngineKind engine, Make make) {
-  std::vector<PolicyOption> options = DescribeOptions<O>();
-  if (engine == EngineKind::kInterval) options = WithEngineOptions(std::move(options));
-  Factory factory = [name, make](const nlohmann::json& json, const std::string& context,
-                                 std::uint64_t seed) {
-    O parsed = ParseOptions<O>(json, {context, name});
-    if constexpr (std::is_invocable_v<Make, O, std::uint64_t>) {
-      return make(std::move(parsed), seed);
-    } else {
-      return make(std::move(parsed));
+/// The families' tables, concatenated.
+const std::vector<PolicyEntry>& Table() {
+  static const std::vector<PolicyEntry> kTable = [] {
+    std::vector<PolicyEntry> table;
+    for (auto family : kFamilies) {
+      for (PolicyEntry& entry : family()) table.push_back(WithEngineOptions(std::move(entry)));
     }
-  };
-  return {{std::move(name), std::move(description), engine, std::move(options)},
-          std::move(factory)};
-}
-
-/// `make` for a policy P of interface I built from its options struct (without arguments when
-/// the struct is NoOptions).
-template <typename I, typename P>
-auto Construct() {
-  return [](const auto& options) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(options)>, NoOptions>) {
-      return PolicyInstance(std::unique_ptr<I>(std::make_unique<P>()));
-    } else {
-      return PolicyInstance(std::unique_ptr<I>(std::make_unique<P>(options)));
-    }
-  };
-}
-
-const std::vector<Entry>& Table() {
-  using enum EngineKind;
-  static const std::vector<Entry> kTable = {
-      Declared<FifoOptions>("fifo",
-                            "first in, first out; non-preemptive, the reference's admission "
-                            "(option respect_capacity)",
-                            kRound, Construct<AllocationPolicy, FifoPolicy>()),
-      Declared<NoOptions>("gandiva_fair", "Gandiva-Fair: equal time share min(1, G/m) per job",
-                          kRound, Construct<AllocationPolicy, GandivaFairPolicy>()),
-      Declared<MaxMinFairnessOptions>("max_min_fairness",
-                                      "Gavel/LAS max-min fairness (closed form; option face_rule)",
-                                      kRound, Construct<AllocationPolicy, MaxMinFairnessPolicy>()),
-      Declared<ReplayOptions>(
-          "replay", "plays back a recorded per_round_schedule (option schedule=PATH)", kRound,
-          [](const ReplayOptions& options) {
-            return PolicyInstance(std::unique_ptr<RoundScheduler>(
-                std::make_unique<ReplayPolicy>(ReplayPolicy::FromJsonFile(options.schedule))));
-          }),
-      Declared<PolluxOptions>(
-          "pollux", "Pollux (OSDI'21) goodput GA; interval engine (options p, interval_s, ...)",
-          kInterval,
-          [](PolluxOptions options, std::uint64_t seed) {
-            options.seed = seed;
-            return PolicyInstance(
-                std::unique_ptr<IntervalPolicy>(std::make_unique<PolluxPolicy>(options)));
-          }),
-      Declared<NoOptions>("optimus", "Optimus+Oracle (Pollux artifact); interval engine", kInterval,
-                          Construct<IntervalPolicy, OptimusPolicy>()),
-      Declared<NoOptions>("tiresias", "Tiresias 2-queue LAS (Pollux artifact); interval engine",
-                          kInterval, Construct<IntervalPolicy, TiresiasPolicy>()),
-      Declared<ShockwaveOptions>(
-          "shockwave",
-          "Shockwave: NSW over a planning window (options: config=JSON, reference keys)", kRound,
-          Construct<RoundScheduler, ShockwavePolicy>()),
-      Declared<MinTotalDurationOptions>(
-          "min_total_duration", "OSSP: smallest horizon T (reference bisection); option face_rule",
-          kRound, Construct<AllocationPolicy, MinTotalDurationPolicy>()),
-      Declared<FinishTimeFairnessOptions>(
-          "finish_time_fairness", "Themis: minimise the worst finish-time ratio; option face_rule",
-          kRound, Construct<AllocationPolicy, FinishTimeFairnessPolicy>()),
-      Declared<MaxSumThroughputOptions>(
-          "max_sum_throughput_perf", "MST: maximise the sum of raw throughputs (symmetric ties)",
-          kRound, Construct<AllocationPolicy, MaxSumThroughputPolicy>()),
-      Declared<MaxSumThroughputOptions>("max_sum_throughput", "alias of max_sum_throughput_perf",
-                                        kRound,
-                                        Construct<AllocationPolicy, MaxSumThroughputPolicy>()),
-      Declared<AlloXOptions>("allox",
-                             "AlloX: min-cost assignment of the oldest jobs (option alpha)", kRound,
-                             Construct<AllocationPolicy, AlloXPolicy>()),
-      Declared<NoOptions>("isolated", "equal GPU share: x = min(1, G/(m s))", kRound,
-                          Construct<AllocationPolicy, IsolatedPolicy>()),
-      Declared<NoOptions>("isolated_plus", "x = min(1, G/m) with strict-priority selection", kRound,
-                          Construct<AllocationPolicy, IsolatedPlusPolicy>()),
-  };
+    return table;
+  }();
   return kTable;
 }
 
 // Policies added by RegisterTestPolicy (test programs only), and whether the table was read.
 struct TestPolicies {
-  std::vector<Entry> entries;
+  std::vector<PolicyEntry> entries;
   bool sealed = false;
 };
 
@@ -149,11 +63,11 @@ TestPolicies& ExtraPolicies() {
 }
 
 // The table followed by the test programs' additions; reading it seals the additions.
-const std::vector<Entry>& AllEntries() {
-  static const std::vector<Entry> kAll = [] {
+const std::vector<PolicyEntry>& AllEntries() {
+  static const std::vector<PolicyEntry> kAll = [] {
     ExtraPolicies().sealed = true;
-    std::vector<Entry> all = Table();
-    for (const Entry& entry : ExtraPolicies().entries) all.push_back(entry);
+    std::vector<PolicyEntry> all = Table();
+    for (const PolicyEntry& entry : ExtraPolicies().entries) all.push_back(entry);
     return all;
   }();
   return kAll;
@@ -180,12 +94,13 @@ const PolicyScheme* SchemeOf(const std::string& name) {
   return it == functions.end() ? nullptr : &it->second;
 }
 
-const Entry& FindEntry(const std::string& name, const std::string& context) {
-  for (const Entry& entry : AllEntries()) {
+const PolicyEntry& FindEntry(const std::string& name, const std::string& context) {
+  for (const PolicyEntry& entry : AllEntries()) {
     if (entry.info.name == name) return entry;
   }
   std::string known;
-  for (const Entry& entry : AllEntries()) known += (known.empty() ? "" : ", ") + entry.info.name;
+  for (const PolicyEntry& entry : AllEntries())
+    known += (known.empty() ? "" : ", ") + entry.info.name;
   throw InputError(context, 0, "policy", "unknown policy '" + name + "' (known: " + known + ")");
 }
 
@@ -216,32 +131,24 @@ const std::vector<PolicyOption>& IntervalEngineOptions() {
   return kOptions;
 }
 
-void RegisterTestPolicy(PolicyInfo info, PolicyFactory factory) {
+void RegisterTestPolicy(PolicyEntry entry) {
   TestPolicies& extra = ExtraPolicies();
+  const std::string& name = entry.info.name;
   if (extra.sealed) {
-    throw std::logic_error("RegisterTestPolicy('" + info.name +
-                           "') after the policy table was read");
+    throw std::logic_error("RegisterTestPolicy('" + name + "') after the policy table was read");
   }
-  for (const Entry& entry : Table()) {
-    if (entry.info.name == info.name) {
-      throw std::logic_error("RegisterTestPolicy: '" + info.name + "' is already registered");
-    }
+  auto named = [&](const PolicyEntry& other) { return other.info.name == name; };
+  if (std::any_of(Table().begin(), Table().end(), named) ||
+      std::any_of(extra.entries.begin(), extra.entries.end(), named)) {
+    throw std::logic_error("RegisterTestPolicy: '" + name + "' is already registered");
   }
-  for (const Entry& entry : extra.entries) {
-    if (entry.info.name == info.name) {
-      throw std::logic_error("RegisterTestPolicy: '" + info.name + "' is already registered");
-    }
-  }
-  extra.entries.push_back(
-      {std::move(info),
-       [factory = std::move(factory)](const nlohmann::json& options, const std::string& context,
-                                      std::uint64_t) { return factory(options, context); }});
+  extra.entries.push_back(WithEngineOptions(std::move(entry)));
 }
 
 const std::vector<PolicyInfo>& RegisteredPolicies() {
   static const std::vector<PolicyInfo> kInfos = [] {
     std::vector<PolicyInfo> infos;
-    for (const Entry& entry : AllEntries()) infos.push_back(entry.info);
+    for (const PolicyEntry& entry : AllEntries()) infos.push_back(entry.info);
     return infos;
   }();
   return kInfos;
@@ -271,13 +178,9 @@ PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options
   if (const PolicyScheme* scheme = SchemeOf(name)) {
     return scheme->make(name, options, context, seed);
   }
-  const Entry& entry = FindEntry(name, context);
+  const PolicyEntry& entry = FindEntry(name, context);
   RequireDeclaredOptions(entry.info, options, context);
-  return entry.factory(options, context, seed);
-}
-
-std::string_view ToString(EngineKind engine) {
-  return engine == EngineKind::kInterval ? "interval" : "round";
+  return entry.make(options, context, seed);
 }
 
 }  // namespace adaptsim
