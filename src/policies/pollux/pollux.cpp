@@ -26,54 +26,8 @@ models::BatchBounds BoundsOf(const PolluxApplication& app) {
 
 }  // namespace
 
-void PolluxOptions::Validate() const {
-  if (!std::isfinite(p) || p > 1) throw InputError("pollux", 0, "pollux.p", "must be <= 1");
-  if (!(restart_delay_s >= 0)) {
-    throw InputError("pollux", 0, "pollux.restart_delay_s", "must be >= 0");
-  }
-  ga.Validate();
-}
-
 PolluxPolicy::PolluxPolicy(const PolluxOptions& options) : options_(options) {
-  options_.Validate();
-}
-
-std::unique_ptr<PolluxPolicy> PolluxPolicy::FromOptions(const nlohmann::json& options,
-                                                        const std::string& context,
-                                                        std::uint64_t seed) {
-  internal::RequireKnownOptions(
-      options, "pollux",
-      {"p", "interval_s", "restart_delay_s", "interference", "interference_avoidance",
-       "gpus_per_node", "population", "generations", "crossover_probability"},
-      context);
-  PolluxOptions parsed;
-  parsed.seed = seed;
-  parsed.p = internal::NumberOption(options, "pollux", "p", parsed.p, context);
-  parsed.restart_delay_s =
-      internal::NumberOption(options, "pollux", "restart_delay_s", parsed.restart_delay_s, context);
-  auto integer = [&](const char* key, int fallback) {
-    const double value = internal::NumberOption(options, "pollux", key, fallback, context);
-    if (value != std::floor(value) || value < 1 || value > 1e6) {
-      throw InputError(context, 0, std::string("pollux.") + key, "must be an integer >= 1");
-    }
-    return static_cast<int>(value);
-  };
-  parsed.ga.population_size = integer("population", parsed.ga.population_size);
-  parsed.ga.generations = integer("generations", parsed.ga.generations);
-  parsed.ga.crossover_probability = internal::NumberOption(
-      options, "pollux", "crossover_probability", parsed.ga.crossover_probability, context);
-  if (auto it = options.find("interference_avoidance"); it != options.end()) {
-    if (!it->is_boolean()) {
-      throw InputError(context, 0, "pollux.interference_avoidance", "expected true or false");
-    }
-    parsed.ga.interference_avoidance = it->get<bool>();
-  }
-  try {
-    parsed.Validate();
-  } catch (const InputError& error) {
-    throw InputError(context, 0, error.field(), error.what());
-  }
-  return std::make_unique<PolluxPolicy>(parsed);
+  ValidateOptions(options_, {"pollux", "pollux"});
 }
 
 // Job.update_params (simulator.py:85-98): first observation of a key wins, then a full refit.

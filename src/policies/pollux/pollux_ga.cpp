@@ -107,17 +107,9 @@ void PhiloxRandom::Refill() {
   used_ = 0;
 }
 
-void GaOptions::Validate() const {
-  const std::string context = "pollux";
-  if (population_size < 2) throw InputError(context, 0, "pollux.population", "must be >= 2");
-  if (generations < 1) throw InputError(context, 0, "pollux.generations", "must be >= 1");
-  if (!(crossover_probability >= 0 && crossover_probability <= 1)) {
-    throw InputError(context, 0, "pollux.crossover_probability", "must be in [0, 1]");
-  }
-  if (max_mating_iterations < 1) {
-    throw InputError(context, 0, "pollux.max_mating_iterations", "must be >= 1");
-  }
-  if (max_nodes_per_job < 1) throw InputError(context, 0, "pollux.max_nodes_per_job", ">= 1");
+void GaOptions::CheckOptions(const OptionContext& where) const {
+  if (max_mating_iterations < 1) where.Fail("max_mating_iterations", "must be >= 1");
+  if (max_nodes_per_job < 1) where.Fail("max_nodes_per_job", "must be >= 1");
 }
 
 namespace {

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
 
 namespace adaptsim {
 
@@ -116,8 +117,24 @@ struct GaOptions {
   bool interference_avoidance =
       true;                    ///< repair step 1 (README "Impact of Interference Avoidance")
   int max_nodes_per_job = 16;  ///< repair step 3
-  /// Throws InputError(field=...) when out of range.
-  void Validate() const;
+
+  /// The GA's options of the `pollux` policy (max_mating_iterations and max_nodes_per_job are
+  /// the artifact's constants, not options).
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(Option("interference_avoidance",
+                 "forbid two distributed jobs on one node (the artifact's default)"),
+          self.interference_avoidance);
+    visit(Option("population", "genetic algorithm population size", Between(2, 1e6)),
+          self.population_size);
+    visit(Option("generations", "genetic algorithm generations (the initial population counts)",
+                 Between(1, 1e6)),
+          self.generations);
+    visit(Option("crossover_probability", "probability that two parents cross over", Between(0, 1)),
+          self.crossover_probability);
+  }
+  /// max_mating_iterations and max_nodes_per_job >= 1 (ValidateOptions checks the rest).
+  void CheckOptions(const OptionContext& where) const;
 };
 
 /// The problem as data plus the objective function. States, the base state and the replica caps
