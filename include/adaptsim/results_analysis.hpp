@@ -2,7 +2,7 @@
 // Python; the figures test compares both). Only tasks with status "ok" count. No MPI here.
 //
 // Definitions (shared with analysis/figures.py, keep in sync; names and labels from
-// src/harness/display_names.hpp = analysis/adaptsim_style.py):
+// analysis/labels.toml, include/adaptsim/labels.hpp):
 //   scenario = "<num_jobs> jobs · <num_gpus> GPUs" (ScenarioLabel), with " · " and the first 12
 //              characters of the trace file stem appended when two traces share that label
 //   label    = display name of the policy (PolicyDisplayName), plus " (" the options whose value

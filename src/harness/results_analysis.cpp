@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/labels.hpp"
 #include "adaptsim/store.hpp"
 #include "checksum.hpp"
-#include "display_names.hpp"
 
 namespace adaptsim {
 namespace {
@@ -39,26 +39,26 @@ std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<Sum
 }
 
 /// Scenario and policy labels of every row (analysis/adaptsim_style.py add_labels).
-struct Labels {
+struct TaskLabels {
   std::map<const SummaryRow*, std::string> scenario;
   std::map<const SummaryRow*, std::string> policy;
   std::map<std::string, std::set<std::string>> varied;
 };
 
-Labels MakeLabels(const std::vector<SummaryRow>& rows) {
-  Labels labels;
+TaskLabels MakeLabels(const std::vector<SummaryRow>& rows) {
+  TaskLabels labels;
   labels.varied = VariedOptions(rows);
   std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
   for (const SummaryRow& row : rows) {
-    keys[ScenarioLabel(row.metrics.num_jobs, row.num_gpus)].insert(TraceStem(row) + "|" +
-                                                                   std::to_string(row.num_gpus));
+    keys[BuiltinLabels().ScenarioLabel(row.metrics.num_jobs, row.num_gpus)].insert(
+        TraceStem(row) + "|" + std::to_string(row.num_gpus));
   }
   for (const SummaryRow& row : rows) {
-    std::string label = ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
+    std::string label = BuiltinLabels().ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
     if (keys[label].size() > 1) label += " · " + TraceStem(row).substr(0, 12);
     labels.scenario[&row] = label;
-    labels.policy[&row] =
-        PolicyLabel(row.policy, Options(row), labels.varied[row.policy], row.round_duration_s);
+    labels.policy[&row] = BuiltinLabels().PolicyLabel(
+        row.policy, Options(row), labels.varied[row.policy], row.round_duration_s);
   }
   return labels;
 }
@@ -87,7 +87,7 @@ double Quantile(std::vector<double> v, double q) {
 
 using Groups = std::map<std::pair<std::string, std::string>, std::vector<const SummaryRow*>>;
 
-void Canonical(const std::vector<SummaryRow>& rows, const Labels& labels,
+void Canonical(const std::vector<SummaryRow>& rows, const TaskLabels& labels,
                const AnalysisOptions& options, std::vector<AnalysisRow>& out) {
   Groups groups;  // (scenario label, policy label)
   for (const SummaryRow& row : rows) {
@@ -98,7 +98,7 @@ void Canonical(const std::vector<SummaryRow>& rows, const Labels& labels,
   std::string baseline = policies.count(options.baseline) || options.fallback_baseline.empty()
                              ? options.baseline
                              : options.fallback_baseline;
-  const std::string baseline_name = PolicyDisplayName(baseline);
+  const std::string baseline_name = BuiltinLabels().DisplayName(baseline);
   for (const auto& [key, members] : groups) {
     // The baseline's label without options, else its first label (sorted) in the scenario.
     const std::vector<const SummaryRow*>* base = nullptr;
@@ -120,7 +120,7 @@ void Canonical(const std::vector<SummaryRow>& rows, const Labels& labels,
   }
 }
 
-void Scale(const std::vector<SummaryRow>& rows, const Labels& labels,
+void Scale(const std::vector<SummaryRow>& rows, const TaskLabels& labels,
            std::vector<AnalysisRow>& out) {
   Groups groups;  // (policy label, gpus)
   for (const SummaryRow& row : rows) {
@@ -137,7 +137,7 @@ void Scale(const std::vector<SummaryRow>& rows, const Labels& labels,
 
 /// Per panel row (scenario label + the options that vary besides the window and the spread
 /// option) and window value (minutes for future_rounds): mean, std, min, max, n.
-void Window(const std::vector<SummaryRow>& rows, const Labels& labels,
+void Window(const std::vector<SummaryRow>& rows, const TaskLabels& labels,
             const AnalysisOptions& options, std::vector<AnalysisRow>& out) {
   const std::string& param = options.window_param;
   std::size_t dot = param.find('.');
@@ -154,15 +154,15 @@ void Window(const std::vector<SummaryRow>& rows, const Labels& labels,
     nlohmann::json o = Options(row);
     if (row.policy != policy || !o.contains(option) || !o[option].is_number()) continue;
     double x = o[option].get<double>();
-    if (option == "future_rounds") x = x * row.round_duration_s / 60;
+    x = BuiltinLabels().Shown(option, x, row.round_duration_s);  // future_rounds: minutes
     std::string panel = labels.scenario.at(&row);
     for (const std::string& key : varied) {
       if (key == option || key == options.window_spread || !o.contains(key)) continue;
-      panel += " · " + OptionLabel(key, o[key], row.round_duration_s);
+      panel += " · " + BuiltinLabels().OptionLabel(key, o[key], row.round_duration_s);
     }
     groups[{panel, x}].push_back(&row);
   }
-  std::string name = PolicyDisplayName(policy);
+  std::string name = BuiltinLabels().DisplayName(policy);
   for (const auto& [key, members] : groups) {
     std::string x = DisplayNumber(key.second);
     for (const std::string& metric : FigureMetrics()) {
@@ -183,7 +183,7 @@ void Window(const std::vector<SummaryRow>& rows, const Labels& labels,
   }
 }
 
-void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows, const Labels& labels,
+void RhoCdf(const std::string& path, const std::vector<SummaryRow>& rows, const TaskLabels& labels,
             std::vector<AnalysisRow>& out) {
   std::map<std::pair<std::string, std::string>, std::vector<double>> rho;
   for (const SummaryRow& row : rows) {
@@ -214,16 +214,6 @@ std::string Pad(const std::string& text, std::size_t width) {
   return shown >= width ? text : text + std::string(width - shown, ' ');
 }
 
-/// Legend position of a label's policy (its display name before " ("); unknown names last).
-std::size_t PolicyRank(const std::string& label) {
-  std::string name = label.substr(0, label.find(" ("));
-  const auto& names = PolicyDisplayNames();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i].second == name) return i;
-  }
-  return names.size();
-}
-
 }  // namespace
 
 std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options) {
@@ -234,7 +224,7 @@ std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisO
   }
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.task_index < b.task_index; });
-  const Labels labels = MakeLabels(rows);
+  const TaskLabels labels = MakeLabels(rows);
   std::vector<AnalysisRow> out;
   Canonical(rows, labels, options, out);
   Scale(rows, labels, out);
@@ -283,12 +273,12 @@ void PrintAnalysis(const std::vector<AnalysisRow>& rows, const std::string& form
       for (std::size_t i = 0; i < columns.size(); ++i) std::fprintf(out, "---:|");
       std::fprintf(out, "\n");
     }
-    // Rows in legend order: scenario, then policy (PolicyDisplayNames order), label, x (numeric).
+    // Rows in legend order: scenario, then policy (analysis/labels.toml), label, x (numeric).
     std::vector<const GridKey*> keys;
     for (const auto& entry : grid) keys.push_back(&entry.first);
     std::stable_sort(keys.begin(), keys.end(), [](const GridKey* a, const GridKey* b) {
       auto rank = [](const GridKey& k) {
-        return std::make_tuple(std::get<0>(k), PolicyRank(std::get<1>(k)), std::get<1>(k),
+        return std::make_tuple(std::get<0>(k), BuiltinLabels().Rank(std::get<1>(k)), std::get<1>(k),
                                std::get<2>(k).empty() ? 0.0 : std::stod(std::get<2>(k)));
       };
       return rank(*a) < rank(*b);

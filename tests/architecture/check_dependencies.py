@@ -40,14 +40,16 @@ ALLOWED = {
     "engine": {"core", "trace", "workload", "models", "policy_api"},
     "metrics": {"core"},
     "store": {"core"},
+    # analysis: the labels of every table and figure (analysis/labels.toml)
+    "analysis": {"core"},
     "harness": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies",
-                "engine", "metrics", "store"},
+                "engine", "metrics", "store", "analysis"},
     # python: Python classes as round- and interval-engine policies (the "py" policy scheme;
     # models for the rigid batch rule of an interval policy without choose_batch); used by app
     # and the Python module (python/) only, so no core stage depends on an interpreter.
     "python": {"core", "trace", "workload", "models", "policy_api", "policies"},
     "app": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies", "engine",
-            "metrics", "store", "harness", "python"},
+            "metrics", "store", "analysis", "harness", "python"},
 }
 
 STAGE_OF_HEADER = {
@@ -76,6 +78,7 @@ STAGE_OF_HEADER = {
     "simulation": "engine", "simulator": "engine", "interval_simulator": "engine",
     "metrics": "metrics",
     "store": "store", "result_detail": "store",
+    "labels": "analysis",
     "harness": "harness", "task": "harness", "sweep": "harness", "results_analysis": "harness",
     "reproduce": "harness", "production_source": "harness",
     "python_policy": "python",
