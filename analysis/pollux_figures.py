@@ -109,7 +109,7 @@ def scenario_of(summary):
     d = summary[summary.load == 1.0] if (summary.load == 1.0).any() else summary
     jobs = sorted(d.num_jobs.unique())
     gpus = sorted(d.num_gpus.unique())
-    return f"{'/'.join(str(j) for j in jobs)} jobs · {'/'.join(str(g) for g in gpus)} GPUs"
+    return st.scenario_label("/".join(str(j) for j in jobs), "/".join(str(g) for g in gpus))
 
 
 def jobload_figure(summary, artifact):

@@ -40,8 +40,9 @@ ALLOWED = {
     "engine": {"core", "trace", "workload", "models", "policy_api"},
     "metrics": {"core"},
     "store": {"core"},
-    # analysis: the labels of every table and figure (analysis/labels.toml)
-    "analysis": {"core"},
+    # analysis: the labels of every table and figure (analysis/labels.toml) and the reference
+    # runs, summarised by the metrics' definition of the ρ metrics
+    "analysis": {"core", "metrics"},
     "harness": {"core", "trace", "workload", "models", "solvers", "policy_api", "policies",
                 "engine", "metrics", "store", "analysis"},
     # python: Python classes as round- and interval-engine policies (the "py" policy scheme;
@@ -78,7 +79,7 @@ STAGE_OF_HEADER = {
     "simulation": "engine", "simulator": "engine", "interval_simulator": "engine",
     "metrics": "metrics",
     "store": "store", "result_detail": "store",
-    "labels": "analysis",
+    "labels": "analysis", "reference_runs": "analysis",
     "harness": "harness", "task": "harness", "sweep": "harness", "results_analysis": "harness",
     "reproduce": "harness", "production_source": "harness",
     "python_policy": "python",

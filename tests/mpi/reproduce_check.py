@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(src, "analysis"))
 DISPLAY = {"shockwave": "Shockwave", "min_total_duration": "OSSP",
            "finish_time_fairness": "Themis", "max_min_fairness": "Gavel", "allox": "AlloX",
            "max_sum_throughput_perf": "MST", "gandiva_fair": "Gandiva-Fair", "fifo": "FIFO",
-           "pollux": "Pollux", "optimus": "Optimus", "tiresias": "Tiresias"}
+           "pollux": "Pollux", "optimus": "Optimus+Oracle", "tiresias": "Tiresias"}
 METRICS = ["makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05"]
 checked = 0
 
