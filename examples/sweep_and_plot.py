@@ -27,7 +27,13 @@ TRACE = ("shockwave/traces/"
 THROUGHPUTS = "shockwave/throughputs/tacc_throughputs.json"
 GPUS = [16, 32, 64]
 LAS = "py:adaptsim_examples.least_attained_service:LeastAttainedService"
-DISPLAY = {"gandiva_fair": "Gandiva-Fair", "max_min_fairness": "Gavel", LAS: "LAS (Python)"}
+POLICIES = ["gandiva_fair", "max_min_fairness", LAS]
+
+
+def label(policy):
+    """The papers' name of a registered policy (adaptsim.display_name, as adaptsim's own
+    figures), and a name of our own for the Python policy."""
+    return "LAS (Python)" if policy == LAS else adaptsim.display_name(policy)
 
 
 def main():
@@ -44,7 +50,7 @@ def main():
     trace = os.path.abspath(os.path.join(args.data, TRACE))
     throughputs = os.path.abspath(os.path.join(args.data, THROUGHPUTS))
     spec = os.path.join(args.out, "sweep.toml")
-    policies = ", ".join(f'"{p}"' for p in DISPLAY)
+    policies = ", ".join(f'"{p}"' for p in POLICIES)
     with open(spec, "w") as f:
         f.write(f'name = "las"\ntraces = ["{trace}"]\n'
                 f'throughputs = "{throughputs}"\npolicies = [{policies}]\n'
@@ -60,9 +66,8 @@ def main():
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
     for policy, rows in summary.groupby("policy"):
         rows = rows.sort_values("num_gpus")
-        label = DISPLAY.get(policy, policy)
-        axes[0].plot(rows["num_gpus"], rows["mean_jct_s"] / 3600, marker="o", label=label)
-        axes[1].plot(rows["num_gpus"], rows["makespan_s"] / 3600, marker="o", label=label)
+        axes[0].plot(rows["num_gpus"], rows["mean_jct_s"] / 3600, marker="o", label=label(policy))
+        axes[1].plot(rows["num_gpus"], rows["makespan_s"] / 3600, marker="o", label=label(policy))
     for ax, title in zip(axes, ["mean JCT (h)", "makespan (h)"]):
         ax.set_xlabel("GPUs")
         ax.set_ylabel(title)
