@@ -151,10 +151,10 @@ def window_figure(tables, spread):
             ax.set_ylabel(st.METRIC_LABELS[m])
             if r == len(rows_) - 1:
                 ax.set_xlabel(tables.window_axis)
-        extra = row.split(" · ")[2:]
-        axes[r][0].annotate(" · ".join(row.split(" · ")[:2] + extra), xy=(-0.42, 0.5),
-                            xycoords="axes fraction", rotation=90, va="center", ha="center",
-                            fontsize=9, fontweight="bold")
+        # The row's name left of its first panel's axis label, however wide the tick labels.
+        axes[r][0].annotate(row, xy=(0, 0.5), xycoords=axes[r][0].yaxis.label,
+                            xytext=(-6, 0), textcoords="offset points", rotation=90,
+                            va="center", ha="right", fontsize=9, fontweight="bold")
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2,
                frameon=False)
