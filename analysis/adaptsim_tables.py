@@ -23,6 +23,9 @@ import pandas as pd
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLUMNS = ["table", "scenario", "policy", "x", "metric", "stat", "value"]
+TASK_COLUMNS = ["file", "task_id", "task_index", "policy", "display", "label", "scenario", "trace",
+                "num_jobs", "num_gpus", "seed", "round_duration_s", "options", "window_x",
+                "window_row"]
 
 
 def binary(adaptsim=None):
@@ -74,9 +77,8 @@ def read(paths, adaptsim=None, baseline="", window_param="shockwave.future_round
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)}: exit {done.returncode}: {done.stderr.strip()}")
     data = json.loads(done.stdout)
-    tasks = pd.DataFrame(data["tasks"])
-    if len(tasks):
-        tasks["window_x"] = [_number(x) for x in tasks.window_x]
+    tasks = pd.DataFrame(data["tasks"], columns=TASK_COLUMNS)
+    tasks["window_x"] = [_number(x) for x in tasks.window_x]
     rows = pd.DataFrame(data["rows"], columns=COLUMNS + ["x_value"])
     rows["value"] = [_number(v) for v in rows.value]
     rows["x_value"] = [_number(v) for v in rows.x_value]

@@ -1,3 +1,5 @@
+// The tables and labels of `adaptsim report` and analysis/figures.py, computed once
+// (include/adaptsim/results_analysis.hpp, docs/analysis.md).
 #include "adaptsim/results_analysis.hpp"
 
 #include <algorithm>
@@ -6,6 +8,7 @@
 #include <limits>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "adaptsim/labels.hpp"
@@ -86,7 +89,7 @@ class Analyser {
   std::vector<double> Values(const Members& members, const std::string& metric) const {
     std::vector<double> values;
     for (const AnalysedTask* task : members) {
-      values.push_back(Metric(metrics_.at(task), metric));
+      values.push_back(Metric(source_.at(task)->row.metrics, metric));
     }
     return values;
   }
@@ -99,8 +102,7 @@ class Analyser {
   const Labels& labels_;
   const AnalysisOptions& options_;
   Analysis& out_;
-  std::map<const AnalysedTask*, SummaryMetrics> metrics_;
-  std::map<const AnalysedTask*, const FileRow*> source_;
+  std::map<const AnalysedTask*, const FileRow*> source_;  ///< the summary row of each task
 };
 
 void Analyser::Label(const std::vector<FileRow>& rows) {
@@ -112,7 +114,7 @@ void Analyser::Label(const std::vector<FileRow>& rows) {
     keys[labels_.ScenarioLabel(r.row.metrics.num_jobs, r.row.num_gpus)].insert(
         TraceStem(r.row) + "|" + std::to_string(r.row.num_gpus));
   }
-  out_.tasks.reserve(rows.size());  // stable addresses for metrics_ and source_
+  out_.tasks.reserve(rows.size());  // stable addresses for source_
   for (const FileRow& r : rows) {
     const SummaryRow& row = r.row;
     AnalysedTask task;
@@ -134,7 +136,6 @@ void Analyser::Label(const std::vector<FileRow>& rows) {
     task.round_duration_s = row.round_duration_s;
     task.options = r.options;
     out_.tasks.push_back(std::move(task));
-    metrics_[&out_.tasks.back()] = row.metrics;
     source_[&out_.tasks.back()] = &r;
   }
 }
