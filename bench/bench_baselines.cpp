@@ -21,13 +21,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "bench_main.hpp"
-#include "policies/gavel_mechanism.hpp"
+#include "policies/gavel/gavel_mechanism.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <limits>
 
-#include "adaptsim/harness.hpp"
 #include "adaptsim/store.hpp"
+#include "adaptsim/task.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "policies/gavel_mechanism.hpp"
+#include "policies/gavel/gavel_mechanism.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "adaptsim/task.hpp"
-#include "policies/pollux_ga.hpp"
+#include "policies/pollux/pollux_ga.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

@@ -16,6 +16,7 @@
 
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/production_trace.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"

@@ -17,10 +17,10 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/results_analysis.hpp"
 #include "adaptsim/store.hpp"
-#include "harness/checksum.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

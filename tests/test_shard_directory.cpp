@@ -1,5 +1,5 @@
-// Shards of several tasks (src/harness/shard_directory.hpp): the manifest indexes every task, a
-// task rerun into a newer shard is taken from it, and a shard without manifest lines is read.
+// Shards of several tasks (include/adaptsim/shard_directory.hpp): the manifest indexes every task,
+// a task rerun into a newer shard is taken from it, and a shard without manifest lines is read.
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
-#include "harness/shard_directory.hpp"
+#include "adaptsim/task.hpp"
 
 namespace adaptsim {
 namespace {

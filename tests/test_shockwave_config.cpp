@@ -10,7 +10,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
-#include "policies/shockwave_config.hpp"
+#include "policies/shockwave/shockwave_config.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {

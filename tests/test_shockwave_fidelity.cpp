@@ -19,7 +19,7 @@
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "golden_support.hpp"
-#include "policies/shockwave.hpp"
+#include "policies/shockwave/shockwave.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {

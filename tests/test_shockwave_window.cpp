@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/window_structured.hpp"
-#include "policies/shockwave_window_milp.hpp"
+#include "policies/shockwave/shockwave_window_milp.hpp"
+#include "policies/shockwave/window_structured.hpp"
 
 namespace adaptsim {
 namespace {

@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
+#include "adaptsim/task.hpp"
 #include "adaptsim/task_status.hpp"
 #include "store/hdf5_io.hpp"
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/content_hash.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/task.hpp"
 

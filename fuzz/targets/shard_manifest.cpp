@@ -1,14 +1,14 @@
 // Fuzz target: the shard manifest reader that resume uses (ShardDirectory::Newest, which
-// Finished and Details wrap; src/harness/shard_directory.hpp): the input is
+// Finished and Details wrap; include/adaptsim/shard_directory.hpp): the input is
 // `<out>.shards/manifest.jsonl`, next to one valid shard whose id the manifest may name. A line the
 // reader cannot use is skipped (the shard itself is read instead); nothing in the manifest may
 // crash the resume.
 #include <filesystem>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
 #include "fuzz_support.hpp"
-#include "shard_directory.hpp"
 
 namespace {
 

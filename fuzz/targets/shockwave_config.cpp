@@ -1,5 +1,5 @@
 // Fuzz target: the Shockwave configuration JSON reader (ReadShockwaveConfig,
-// src/policies/shockwave_config.hpp), and the same JSON given as the policy's options.
+// src/policies/shockwave/shockwave_config.hpp), and the same JSON given as the policy's options.
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/error.hpp"

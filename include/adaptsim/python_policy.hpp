@@ -20,7 +20,7 @@
 namespace adaptsim {
 
 /// A Python exception raised by a policy (while importing, constructing or deciding). what()
-/// reads "POLICY:0: field 'METHOD': Python exception:\n<traceback>"; the harness records it as the
+/// reads "POLICY:0: field 'METHOD': Python exception:\n<traceback>"; a sweep records it as the
 /// failed task's message.
 class PythonPolicyError : public InputError {
  public:

@@ -13,8 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adaptsim/interval_policy.hpp"
-#include "adaptsim/policy.hpp"
+#include "adaptsim/policy_instance.hpp"
 
 namespace adaptsim {
 
@@ -48,13 +47,6 @@ struct PolicyInfo {
 /// (adaptsim/interval_simulator.hpp, IntervalSimulationOptions).
 const std::vector<PolicyOption>& IntervalEngineOptions();
 
-/// A constructed policy, one of the three policy interfaces: an AllocationPolicy (Gavel-style;
-/// the round engine runs it through the Gavel mechanism, MakeRoundScheduler), a RoundScheduler
-/// (drives the round engine directly) or an IntervalPolicy (the interval engine).
-using PolicyInstance =
-    std::variant<std::unique_ptr<AllocationPolicy>, std::unique_ptr<RoundScheduler>,
-                 std::unique_ptr<IntervalPolicy>>;
-
 /// Builds a policy from its options; `context` names the input for error messages.
 using PolicyFactory =
     std::function<PolicyInstance(const nlohmann::json& options, const std::string& context)>;
@@ -73,19 +65,6 @@ const PolicyInfo& FindPolicy(const std::string& name, const std::string& context
 /// an option not in PolicyInfo::options or an out-of-range value.
 PolicyInstance MakePolicy(const std::string& name, const nlohmann::json& options,
                           const std::string& context = "policy", std::uint64_t seed = 0);
-
-/// Knobs of the Gavel mechanism that runs an AllocationPolicy in the round engine
-/// (policies/gavel_mechanism.hpp); defaults are the round engine's (SimulationOptions).
-struct GavelMechanismOptions {
-  double round_duration_s = 120.0;              ///< T_r; a job's time prior is T_r / 2
-  double allocation_reset_interval_s = 1000.0;  ///< reset gate of the re-solves (§7.4)
-};
-
-/// The round engine's scheduler for a round-engine policy: an AllocationPolicy is wrapped in the
-/// Gavel mechanism, a RoundScheduler is returned as it is. An IntervalPolicy is a programming
-/// error (checked): RunTask hands it to the interval engine.
-std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
-                                                   const GavelMechanismOptions& options);
 
 /// A family of policies resolved at run time from names "SCHEME:REST" (e.g. "py:pkg.mod:Class",
 /// adaptsim/python_policy.hpp), next to the table. FindPolicy, MakePolicy and PolicyIdentity hand

@@ -2,7 +2,7 @@
 // (adaptsim/simulator.hpp, RoundSimulation) and the interval engine of the Pollux family
 // (adaptsim/interval_simulator.hpp, IntervalSimulation) each own their inputs, options struct
 // and policy interface (adaptsim/policy.hpp, adaptsim/interval_policy.hpp) and return the same
-// engine-neutral SimulationResult. The harness picks the engine from the policy table
+// engine-neutral SimulationResult. The task stage (RunTask) picks the engine from the policy table
 // (PolicyInfo::engine, adaptsim/registry.hpp) and computes the summary metrics once
 // (ComputeMetrics, adaptsim/metrics.hpp) on the finished result. docs/architecture.md.
 #pragma once

@@ -44,7 +44,7 @@ struct Provenance {
 };
 
 /// The configuration fields /summary shows next to the metrics (the whole configuration is
-/// TaskRecord::config_json). Filled from the task's configuration by the harness.
+/// TaskRecord::config_json). Filled from the task's configuration by MakeTaskRecord.
 struct TaskKeys {
   std::string policy;            ///< registry name
   std::string trace_path;        ///< trace or workload file
@@ -58,7 +58,7 @@ struct TaskKeys {
 
 /// One finished (or failed) task as stored in /tasks/<task_id> and one /summary row.
 /// The store only reads fields: `task_id`, `keys` and `config_json` are computed by the caller
-/// (the harness's MakeTaskRecord), so that src/store depends on the core types only.
+/// (MakeTaskRecord, include/adaptsim/task.hpp), so that src/store depends on the core types only.
 struct TaskRecord {
   std::string task_id;  ///< content hash of the task's configuration (TaskConfig::Id())
   int task_index = 0;   ///< position in the sweep's expansion order (0 for `adaptsim run`)

@@ -11,6 +11,7 @@
 #include "adaptsim/production_source.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/simulator.hpp"
+#include "adaptsim/store.hpp"
 
 namespace adaptsim {
 
@@ -48,12 +49,6 @@ struct TaskConfig {
   std::string Id() const;
 };
 
-/// Content hash of a file's bytes: a name-based (SHA-1, RFC 4122 §4.3) UUID over the bytes in
-/// a fixed adaptsim namespace, 32 lowercase hex digits. A folder hashes the sorted list of
-/// (relative path, file hash) of every file below it, independent of where it lives and of
-/// directory order. Throws InputError(path) when the file or folder cannot be read.
-std::string FileContentHash(const std::string& path);
-
 /// Sets trace_hash and throughputs_hash from the files or folders (a throughputs value that is
 /// neither, e.g. a catalogue name, keeps an empty hash). Throws InputError for an
 /// unreadable trace.
@@ -62,7 +57,7 @@ void FillContentHashes(TaskConfig& task);
 /// Builds the task's Simulation on the engine its policy names in the policy table
 /// (PolicyInfo::engine: the round engine or the interval engine), runs it, and computes the
 /// summary metrics once (ComputeMetrics). Bad input throws InputError; the caller decides whether
-/// that ends the program (CLI) or only the task (harness).
+/// that ends the program (CLI) or only the task (sweep).
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer = {});
 
 /// Thrown by a RoundObserver to abandon a task (signal grace time over); RunTaskCaught turns it
@@ -75,5 +70,13 @@ struct TaskCancelled : std::exception {
 /// "failed" with the message, TaskCancelled becomes "cancelled". Sets wall_time_s to the whole
 /// task (reading inputs, building the policy, simulating).
 SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer = {});
+
+/// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
+TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
+                          int rank);
+/// The same without config_json, for a task whose id is known (`task_id` = config.Id()) and whose
+/// result is already encoded in a shard: what a sweep's rank 0 needs to log and report it.
+TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, int task_index,
+                                 SimulationResult result, int rank);
 
 }  // namespace adaptsim

@@ -14,7 +14,6 @@
 
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
 #include "adaptsim/labels.hpp"
 #include "adaptsim/python_policy.hpp"
 #include "adaptsim/registry.hpp"

@@ -4,8 +4,9 @@
 #include <filesystem>
 #include <memory>
 
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
 #include "command.hpp"
 

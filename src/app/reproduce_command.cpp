@@ -1,5 +1,5 @@
 // `adaptsim reproduce shockwave|pollux`: a paper's evaluation in one command (the logic is in
-// src/harness/reproduce.cpp; docs/reproduction.md).
+// src/sweep/reproduce.cpp; docs/reproduction.md).
 #include <memory>
 
 #include "adaptsim/reproduce.hpp"

@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"

@@ -1,8 +1,8 @@
-// `adaptsim sweep`: the MPI task farm over a sweep spec (the farm itself is in src/harness).
+// `adaptsim sweep`: the MPI task farm over a sweep spec (the farm itself is in src/sweep).
 #include <map>
 #include <memory>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "command.hpp"
 
 namespace adaptsim::app {

@@ -7,16 +7,16 @@
 #include <stdexcept>
 
 #include "adaptsim/error.hpp"
-#include "baseline_factories.hpp"
-#include "fifo.hpp"
-#include "gandiva_fair.hpp"
-#include "max_min_fairness.hpp"
-#include "optimus.hpp"
-#include "policy_options.hpp"
-#include "pollux.hpp"
-#include "replay.hpp"
-#include "shockwave.hpp"
-#include "tiresias.hpp"
+#include "adaptsim/policy_options.hpp"
+#include "gavel/baseline_factories.hpp"
+#include "gavel/fifo.hpp"
+#include "gavel/gandiva_fair.hpp"
+#include "gavel/max_min_fairness.hpp"
+#include "pollux/optimus.hpp"
+#include "pollux/pollux.hpp"
+#include "pollux/tiresias.hpp"
+#include "replay/replay.hpp"
+#include "shockwave/shockwave.hpp"
 
 namespace adaptsim {
 namespace {
