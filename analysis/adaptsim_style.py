@@ -33,6 +33,7 @@ METRIC_TITLES = {m["name"]: m["title"] for m in LABELS["metric"]}   # panel titl
 METRIC_NAMES = {m["name"]: m["text"] for m in LABELS["metric"]}     # inside a sentence or row
 # Seconds-valued metrics drawn in hours.
 METRIC_SCALE = {m["name"]: 1 / 3600 for m in LABELS["metric"] if m.get("hours")}
+RHO_COLUMN = LABELS["rho"]["column"]  # the per-job ρ of the ρ CDF (a jobs-table column)
 RHO_AXIS = LABELS["rho"]["axis"]
 
 MAX_TEXT = 40  # longest text element of a figure (tests check it)
@@ -62,6 +63,12 @@ def number(value):
         mantissa, exponent = text.split("e")
         text = f"{mantissa}e{int(exponent)}"
     return text
+
+
+def option_axis(option):
+    """The axis label of a policy option drawn on an x axis (labels.toml's `axis`, default: the
+    option's name): "interval_s" -> "scheduling interval (min)"."""
+    return LABELS["option"].get(option, {}).get("axis", option)
 
 
 def scenario_label(num_jobs, num_gpus):

@@ -185,7 +185,7 @@ def rho_cdf_figure(tables, scenario):
     ax.set_ylabel("fraction of jobs")
     ax.set_title(f"FTF ρ CDF · {scenario}")
     ax.legend(loc="lower right", fontsize=7, frameon=False)
-    return fig, pd.DataFrame(rows, columns=["policy", "ftf_rho", "cdf"])
+    return fig, pd.DataFrame(rows, columns=["policy", st.RHO_COLUMN, "cdf"])
 
 
 KINDS = ("canonical", "scale", "window", "rho_cdf")

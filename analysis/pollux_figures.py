@@ -183,7 +183,7 @@ def interval_figure(summary, artifact):
                                               if (d.load == 1.0).all() else set()))
     ax.set_xticks(ticks, [st.number(m) for m in ticks])
     ax.minorticks_off()
-    ax.set_xlabel("scheduling interval (min, log scale)")
+    ax.set_xlabel(st.option_axis("interval_s") + ", log scale")
     ax.set_ylabel("average JCT (h)")
     ax.set_title("Scheduling interval · " + scenario_of(d))
     ax.legend(frameon=False)

@@ -196,7 +196,8 @@ def artifact_rows(spec, data, results):
             if not math.isfinite(ours):
                 continue  # workload not in the sweep (a reduced run)
             rows.append(row("artifact run", f"{policy}.{workload}",
-                            f"{st.display_name(policy)} average JCT (s), {workload}, load "
+                            f"{st.display_name(policy)} {st.METRIC_NAMES['mean_jct_s']} (s), "
+                            f"{workload}, load "
                             f"{st.number(float(load))}", spec["source"], float(paper), ours,
                             "within", lands("within", float(paper), ours,
                                             tolerance=spec["tolerance"]),

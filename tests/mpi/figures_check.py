@@ -2,9 +2,10 @@
 """Figures test: runs analysis/figures.py (which draws the tables of `adaptsim report --format
 json`) on a results file and checks that every figure exists (PNG, PDF and its CSV), that the
 numbers it wrote equal `adaptsim report --format csv` and the values recomputed here straight
-from the file with h5py (independently of adaptsim), that the labels are the papers' names, and
-that no text element of a figure (read back from the matplotlib Figure objects) contains '{' or
-exceeds 40 characters. Usage: figures_check.py ADAPTSIM RESULTS.h5 FIGURES.py OUT_DIR"""
+from the file with h5py (independently of adaptsim), that the labels are the display names
+analysis/labels.toml declares (tests/mpi/declared_labels.py), and that no text element of a
+figure (read back from the matplotlib Figure objects) contains '{' or exceeds 40 characters.
+Usage: figures_check.py ADAPTSIM RESULTS.h5 FIGURES.py OUT_DIR"""
 import csv
 import io
 import json
@@ -16,8 +17,9 @@ import sys
 import h5py
 import numpy as np
 
+from declared_labels import DISPLAY, METRICS
+
 adaptsim, results, figures, out = sys.argv[1:5]
-METRICS = ["makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05"]
 if not os.path.exists(results):
     # The sweep before this test skipped (no reference data): nothing to check.
     print(f"skipped: {results} was not written (reference data absent)")
@@ -80,7 +82,6 @@ for r in csv.DictReader(open(os.path.join(out, "scale.csv"))):
             sel = (s["policy"].asstr()[:] == "fifo") & (s["num_gpus"][:] == int(r["num_gpus"]))
             assert same(float(r["mean"]), float(np.mean(s[r["metric"]][:][sel]))), r
 # The canonical bars and the window band of the figures: every number, from the raw file.
-DISPLAY = {"fifo": "FIFO", "gandiva_fair": "Gandiva-Fair", "max_min_fairness": "Gavel"}
 with h5py.File(results, "r") as f:
     s = f["summary"]
     columns = zip(s["policy"].asstr()[:], s["num_gpus"][:], s["num_jobs"][:],
