@@ -276,7 +276,7 @@ TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgai
   EXPECT_FALSE(altered.matches);
   // `adaptsim report` and `adaptsim merge` refuse it by name before HDF5 reads it.
   for (const auto& read : std::vector<std::function<void()>>{
-           [&] { AnalyseResults(out_, AnalysisOptions{}); },
+           [&] { AnalyseResults({out_}, AnalysisOptions{}); },
            [&] {
              MergeOptions merge;
              merge.sources = {out_};

@@ -49,8 +49,9 @@ struct ReproduceOptions {
 
 /// Runs the selected sweeps of `options.paper` (as `adaptsim sweep`: rank 0 dispatches, workers
 /// simulate, finished tasks are skipped, so a rerun resumes), then on rank 0 runs
-/// `<python> <analysis_dir>/reproduction_report.py` with a fixed argument vector (no shell),
-/// which draws the figures into `<out_dir>/figures/` and writes `<out_dir>/reproduction.md`.
+/// `<python> <analysis_dir>/reproduction_report.py` with a fixed argument vector (no shell; its
+/// --adaptsim is this process's own executable, which computes the figures' tables), which draws
+/// the figures into `<out_dir>/figures/` and writes `<out_dir>/reproduction.md`.
 /// After SIGTERM/SIGUSR1 the running sweep stops dispatching, the later sweeps and the report
 /// are skipped, and every rank returns 0, so that a requeued job resumes. Initializes MPI (call
 /// at most once per process). Returns 0, 2 for bad input (unknown sweep in `only`, missing

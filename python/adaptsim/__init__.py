@@ -18,7 +18,7 @@ from .errors import InputError, PolicyError, StoreError
 from . import _core
 
 __all__ = ["run", "read", "policies", "generate_trace", "Result", "InputError", "PolicyError",
-           "StoreError", "policy_name"]
+           "StoreError", "policy_name", "labels", "display_name"]
 
 ClusterState = _core.ClusterState
 ActiveJobView = _core.ActiveJobView
@@ -164,6 +164,24 @@ def policies():
         entry["options"] = [dict(o, default=json.loads(o["default"])) for o in entry["options"]]
         table.append(entry)
     return table
+
+
+def labels():
+    """How adaptsim's tables and figures name and draw policies, options, scenarios and metrics:
+    analysis/labels.toml as compiled into this module (a dict; its comments document the keys,
+    docs/analysis.md). `adaptsim report` and analysis/*.py use the same file, so a plot made
+    from adaptsim.read() can carry the same names, colours and markers."""
+    import tomllib
+    return tomllib.loads(_core.labels_text())
+
+
+def display_name(policy):
+    """The name the papers use for a registry policy name ("min_total_duration" -> "OSSP"), as
+    in adaptsim's tables and figures; a name listed nowhere unchanged."""
+    for entry in labels()["policy"]:
+        if policy in entry["names"]:
+            return entry["display"]
+    return policy
 
 
 def generate_trace(out, throughputs, num_jobs=120, lam_s=40.0, seed=0, min_duration_h=0.2,

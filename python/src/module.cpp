@@ -14,6 +14,7 @@
 
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/labels.hpp"
 #include "adaptsim/python_policy.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
@@ -260,6 +261,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("units", &Units);
   m.def("policy_name", &PolicyName, py::arg("cls"));
   m.def("policy_identity", &PolicyIdentityOf, py::arg("name"));
+  m.def("labels_text", [] { return std::string(BuiltinLabelsText()); });
   m.def("generate_trace", &GenerateTraceFile, py::arg("options"), py::arg("throughputs"),
         py::arg("out"));
 }

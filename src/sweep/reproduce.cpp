@@ -141,7 +141,8 @@ int RunProgram(const std::vector<std::string>& argv) {
   throw std::runtime_error(argv[0] + " died of signal " + std::to_string(WTERMSIG(status)));
 }
 
-/// Rank 0 after the sweeps: figures and reproduction.md.
+/// Rank 0 after the sweeps: figures and reproduction.md. The script computes the figures' tables
+/// with this very binary (`adaptsim report --format json`, docs/analysis.md).
 int Report(const ReproduceOptions& options) {
   std::vector<std::string> argv = {
       options.python,
@@ -154,7 +155,9 @@ int Report(const ReproduceOptions& options) {
           ? (fs::path(options.experiments_dir) / "paper_numbers.toml").string()
           : options.paper_numbers,
       "--data",
-      DataDir(options)};
+      DataDir(options),
+      "--adaptsim",
+      fs::read_symlink("/proc/self/exe").string()};
   if (!options.quiet) {
     std::string line;
     for (const std::string& arg : argv) line += (line.empty() ? "" : " ") + arg;

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,6 +15,7 @@
 #include "adaptsim/production_source.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
+#include "adaptsim/trace.hpp"
 
 namespace adaptsim {
 namespace {
@@ -533,41 +533,17 @@ void CheckOptionPolicies(const Reader& reader, const Collected& collected, const
   }
 }
 
-/// Pollux workload CSV (name,time,application,num_replicas,batch_size; docs/pollux.md): jobs and
-/// last arrival only (its durations are not in the file). Malformed rows are left to the reader
-/// of the task (pollux_workload.hpp), which names file and line.
-TraceStats ReadPolluxWorkloadStats(const std::string& path) {
-  TraceStats stats;
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++stats.num_jobs;
-    std::size_t comma = line.find(',');
-    if (comma == std::string::npos) continue;
-    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(line.c_str() + comma + 1));
+/// ExpectedCost's statistics of a task's workload, read by the one reader of its format (a
+/// `.trace`, or a Pollux workload CSV). A file that does not read has none: its tasks fail with
+/// the reader's error, naming file, line and field, when they run (docs/sweeps.md §3), and the
+/// estimate needs no more than that.
+TraceStats ReadWorkloadStats(const std::string& path) {
+  try {
+    return IsPolluxWorkload(path) ? ComputeTraceStats(ReadPolluxWorkload(path))
+                                  : ComputeTraceStats(ReadTrace(path));
+  } catch (const InputError&) {
+    return {};
   }
-  return stats;
-}
-
-TraceStats ReadTraceStats(const std::string& path) {
-  if (IsPolluxWorkload(path)) return ReadPolluxWorkloadStats(path);
-  TraceStats stats;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++stats.num_jobs;
-    std::vector<std::string> fields;
-    std::stringstream split(line);
-    for (std::string f; std::getline(split, f, '\t');) fields.push_back(f);
-    if (fields.size() < 12) continue;
-    double scale = std::atof(fields[6].c_str()), duration = std::atof(fields[10].c_str());
-    stats.gpu_seconds += std::max(1.0, scale) * std::max(0.0, duration);
-    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(fields[11].c_str()));
-  }
-  return stats;
 }
 
 void ReadPolicyWeights(const Reader& reader, const toml::node* node, SweepSpec& spec) {
@@ -639,7 +615,11 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
     } catch (const InputError& error) {
       rethrow(error, error.field(), nullptr, "");
     }
-    if (task.production) ReadProductionStats(reader, spec, index, task);
+    if (task.production) {
+      ReadProductionStats(reader, spec, index, task);
+    } else if (spec.trace_stats.count(task.trace_path) == 0) {
+      spec.trace_stats[task.trace_path] = ReadWorkloadStats(task.trace_path);
+    }
     std::string key = task.policy + " " + task.policy_options.dump();
     if (!built.insert(key).second) continue;
     try {
@@ -682,7 +662,6 @@ SweepSpec LoadSweepSpec(const std::string& path) {
       for (const auto& row : d.rows) {
         std::string file = row[k].get<std::string>();
         if (spec.file_hashes.count(file) == 0) spec.file_hashes[file] = FileContentHash(file);
-        if (d.keys[k] == "traces") spec.trace_stats[file] = ReadTraceStats(file);
       }
     }
   }
