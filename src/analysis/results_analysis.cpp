@@ -12,6 +12,7 @@
 
 #include "adaptsim/checksum.hpp"
 #include "adaptsim/display_names.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/store.hpp"
 
 namespace adaptsim {
@@ -227,7 +228,7 @@ std::size_t PolicyRank(const std::string& label) {
 }  // namespace
 
 std::vector<AnalysisRow> AnalyseResults(const std::string& path, const AnalysisOptions& options) {
-  RequireMatchingChecksum(path);  // OUT.sha256, when the file has one (docs/sweeps.md §4.2)
+  RequireMatchingChecksum(OutputPaths(path));  // OUT.sha256, when it has one (docs/sweeps.md §4.2)
   std::vector<SummaryRow> rows;
   for (SummaryRow& row : ReadSummary(path)) {
     if (row.status == TaskStatus::kOk) rows.push_back(std::move(row));
