@@ -97,7 +97,8 @@ def run(trace, throughputs, policy, gpus, seed=0, round_duration_s=120.0, deadli
         round_duration_s: round length T_r, simulated seconds.
         deadline_factor: forced-completion deadline as a multiple of the job's exclusive run
             time (None = the engine's default).
-        out: when given, the result is also written there as an HDF5 results file.
+        out: when given, the result is also written there as an HDF5 results file, as
+            `adaptsim run --out` writes it (replaced atomically; its SHA-256 in OUT.sha256).
         **options: the policy's options (e.g. face_position=0.5, or a Python policy's
             keyword arguments), as JSON values.
     Raises:
@@ -133,7 +134,10 @@ def read(path, task=None):
     configuration keys and summary metrics); result is the Result of `task` (a task id, or an
     index into the summary rows), or of the first task when task is None, or None when the file
     holds no task.
-    Raises StoreError for an unreadable file or an unknown task id.
+    A file with a checksum file next to it (PATH.sha256, written with every results file) is
+    checked against it first.
+    Raises StoreError for an unreadable file, a file that does not match its PATH.sha256, or an
+    unknown task id.
     """
     import pandas
     rows = _core.summary(path)

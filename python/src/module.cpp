@@ -13,8 +13,10 @@
 #include <pybind11/stl.h>
 
 #include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/labels.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/python_policy.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
@@ -116,19 +118,23 @@ py::dict ResultDict(const std::string& task_id, const std::string& config_json,
 }
 
 /// Runs one task from its configuration JSON (TaskConfig::ToJson()); writes it to `out_path`
-/// when non-empty. Bad input raises adaptsim.InputError, a policy's exception adaptsim.PolicyError.
+/// when non-empty, as `adaptsim run --out` does (atomically, with `out_path.sha256`). Bad input
+/// raises adaptsim.InputError, a policy's exception adaptsim.PolicyError.
 py::dict Run(const std::string& config_json, const std::string& out_path) {
   TaskConfig task = TaskConfig::FromJson(nlohmann::json::parse(config_json), "adaptsim.run");
   FillContentHashes(task);
   SimulationResult result = RunTask(task);
   if (!out_path.empty()) {
-    ResultsFile file = ResultsFile::Create(out_path, Provenance{{"adaptsim.run"}, 1, "", ""});
-    file.Append(MakeTaskRecord(task, 0, result, 0));
+    WriteResultsWithChecksum(OutputPaths(out_path), MakeTaskRecord(task, 0, result, 0),
+                             Provenance{{"adaptsim.run"}, 1, "", ""});
   }
   return ResultDict(task.Id(), task.ToJson().dump(), result);
 }
 
+/// The /summary rows of the results file `path`, after checking it against `path.sha256` when it
+/// has one (a file altered on disk raises adaptsim.StoreError instead of reaching HDF5).
 py::list Summary(const std::string& path) {
+  RequireMatchingChecksum(OutputPaths(path));
   py::list rows;
   for (const SummaryRow& row : ReadSummary(path)) {
     py::dict out;
@@ -152,6 +158,7 @@ py::list Summary(const std::string& path) {
   return rows;
 }
 
+/// One task of the results file `path`; adaptsim.read() checks the file with Summary first.
 py::dict Task(const std::string& path, const std::string& task_id) {
   StoredTask task = ReadTask(path, task_id);
   SimulationResult result = task.result;

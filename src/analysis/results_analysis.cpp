@@ -14,6 +14,7 @@
 #include "adaptsim/checksum.hpp"
 #include "adaptsim/labels.hpp"
 #include "adaptsim/metrics.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
 
@@ -372,7 +373,7 @@ nlohmann::json ToJson(const Analysis& analysis, const Labels& labels) {
 Analysis AnalyseResults(const std::vector<std::string>& paths, const AnalysisOptions& options) {
   std::vector<FileRow> rows;
   for (const std::string& path : paths) {
-    RequireMatchingChecksum(path);  // OUT.sha256, when the file has one (docs/sweeps.md §4.2)
+    RequireMatchingChecksum(OutputPaths(path));  // OUT.sha256, when it has one (docs/sweeps.md §4.2)
     std::vector<FileRow> file;
     for (SummaryRow& row : ReadSummary(path)) {
       if (row.status != TaskStatus::kOk) continue;

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -13,7 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
@@ -228,13 +231,23 @@ void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs
   if (jobs) PrintJobs(result.jobs);
 }
 
-void WriteResults(const RunCommandOptions& options, const TaskConfig& task,
-                  const SimulationResult& result) {
-  if (fs::exists(options.out_path) && !options.force) {
-    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
+/// Throws InputError (field --out) when `out` cannot be written: its folder is missing, it is a
+/// folder, or it exists and --force was not given. Checked before the run and again before the
+/// write.
+void CheckOut(const RunCommandOptions& options, const OutputPaths& out) {
+  out.CheckTarget();
+  if (fs::exists(out.results()) && !options.force) {
+    throw InputError(out.results(), 0, "--out", "file exists; pass --force to overwrite");
   }
-  ResultsFile file = ResultsFile::Create(options.out_path, Provenance{options.argv, 1, "", ""});
-  file.Append(MakeTaskRecord(task, 0, result, 0));
+}
+
+/// The result as a one-task results file with its checksum file, published as a sweep publishes
+/// its merged file (temporary name, fsync, rename; docs/sweeps.md §4.2).
+void WriteOut(const RunCommandOptions& options, const OutputPaths& out, const TaskConfig& task,
+              const SimulationResult& result) {
+  CheckOut(options, out);
+  WriteResultsWithChecksum(out, MakeTaskRecord(task, 0, result, 0),
+                           Provenance{options.argv, 1, "", ""});
 }
 
 /// The production-log flags (docs/production.md), in their own help group.
@@ -303,9 +316,9 @@ int RunCommand(const RunCommandOptions& options) {
   }
   RequireFlag(!options.policy.empty(), "--policy");
   TaskConfig task = MakeTask(options);
-  if (!options.out_path.empty() && fs::exists(options.out_path) && !options.force) {
-    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
-  }
+  const std::optional<OutputPaths> out =
+      options.out_path.empty() ? std::nullopt : std::make_optional(OutputPaths(options.out_path));
+  if (out) CheckOut(options, *out);
   auto start = std::chrono::steady_clock::now();
   SimulationResult result = RunTask(task);
   if (result.wall_time_s <= 0.0) {
@@ -317,7 +330,7 @@ int RunCommand(const RunCommandOptions& options) {
   } else {
     PrintText(task, result, options.jobs);
   }
-  if (!options.out_path.empty()) WriteResults(options, task, result);
+  if (out) WriteOut(options, *out, task, result);
   return 0;
 }
 
@@ -345,7 +358,9 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
       ->capture_default_str();
   cmd->add_option("--policy-option", run.policy_options, "Policy parameter key=value (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("--out", run.out_path, "Write the result to this HDF5 file");
+  cmd->add_option("--out", run.out_path,
+                  "Write the result to this HDF5 file (replaced atomically; its SHA-256 in "
+                  "OUT.sha256)");
   cmd->add_flag("--force", run.force, "Overwrite --out if it exists");
   cmd->add_flag("--json", run.json, "Print JSON instead of text");
   cmd->add_flag("--jobs", run.jobs, "Also print the per-job table");
