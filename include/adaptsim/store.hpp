@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <set>
 #include <span>
 #include <stdexcept>
