@@ -299,7 +299,7 @@ TEST_F(SweepProcessTest, RunOutIsPublishedWholeWithItsChecksum) {
     file.seekp(middle);
     file.put(static_cast<char>(byte ^ 0x5a));
   }
-  EXPECT_THROW(AnalyseResults(out_, AnalysisOptions{}), StoreError);
+  EXPECT_THROW(AnalyseResults({out_}, AnalysisOptions{}), StoreError);
   // --force replaces both.
   ASSERT_EQ(with_out(out_, true), 0) << Log();
   EXPECT_TRUE(CheckChecksumFile(OutputPaths(out_)).matches);
