@@ -119,7 +119,7 @@ class ShardDirectory {
                       const std::string& sha256);
 
   std::string dir_;
-  std::set<std::string> rejected_;  ///< names of shards Verify rejected
+  std::set<std::string> rejected_;  ///< shards Verify rejected and not written again since
 };
 
 /// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as

@@ -273,6 +273,7 @@ void ShardDirectory::Adopt(const std::vector<TaskRecord>& records, const StoredS
 
 void ShardDirectory::AppendManifest(const std::vector<TaskRecord>& records,
                                     const std::string& shard, const std::string& sha256) {
+  rejected_.erase(shard);  // written again under a name Verify rejected: the new file counts
   std::string text;
   const std::string now = UtcTimestamp();
   for (const TaskRecord& record : records) {
