@@ -135,7 +135,8 @@ TEST(ShockwaveFidelity, CanonicalComparisonRatiosOnThePapersSide) {
     EXPECT_EQ(task.simulation.num_gpus, 32);
     if (task.policy == "shockwave") {
       // The sweep file's options are the reference configuration, key for key.
-      const ShockwaveConfig from_spec = ShockwaveConfigFromOptions(task.policy_options, "spec");
+      const ShockwaveConfig from_spec =
+          ParseOptions<ShockwaveOptions>(task.policy_options, {"spec", "shockwave"});
       const ShockwaveConfig reference_config = ReadShockwaveConfig(TaccConfig());
       EXPECT_EQ(from_spec.future_rounds, reference_config.future_rounds);
       EXPECT_EQ(from_spec.k, reference_config.k);

@@ -288,6 +288,29 @@ TEST_F(SweepSpecTest, ExpectedCostGrowsWithJobsRoundsAndPolicyWeight) {
   EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[2]), 3 * ExpectedCost(spec, tasks[0]));
 }
 
+TEST_F(SweepSpecTest, ExpectedCostReadsEachWorkloadWithItsOwnReader) {
+  // A Pollux workload CSV (ReadPolluxWorkload): 3 jobs, last submission 7200 s, no durations.
+  std::ofstream(dir_ / "traces/w.csv") << "name,time,application,num_replicas,batch_size\n"
+                                       << "a-0,0,cifar10,1,128\nb-1,7200,ncf,2,256\n"
+                                       << "c-2,3600,bert,1,12\n";
+  SweepSpec spec =
+      LoadSweepSpec(WriteSpec("name = \"t\"\ntraces = [\"traces/w.csv\", \"traces/a.trace\"]\n"
+                              "throughputs = \"t.json\"\npolicies = \"fifo\"\nnum_gpus = 4\n"));
+  const std::string csv = (dir_ / "traces/w.csv").string();
+  const std::string trace = (dir_ / "traces/a.trace").string();
+  ASSERT_EQ(spec.trace_stats.count(csv), 1u);
+  EXPECT_EQ(spec.trace_stats.at(csv).num_jobs, 3);
+  EXPECT_DOUBLE_EQ(spec.trace_stats.at(csv).last_arrival_s, 7200.0);
+  EXPECT_DOUBLE_EQ(spec.trace_stats.at(csv).gpu_seconds, 0.0);
+  // A trace that does not read ("a") still loads: no statistics, its task fails when it runs.
+  ASSERT_EQ(spec.trace_stats.count(trace), 1u);
+  EXPECT_EQ(spec.trace_stats.at(trace).num_jobs, 0);
+  std::vector<TaskConfig> tasks = ExpandSweep(spec);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[0]), 3 * (7200.0 / 120));
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[1]), 1.0);
+}
+
 TEST_F(SweepSpecTest, BadExtendedSpecsNameFileLineAndField) {
   const std::string ok = "policies = [\"fifo\"]\nnum_gpus = [4]\n";  // lines 4-5
   std::vector<BadCase> cases = {

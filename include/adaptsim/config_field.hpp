@@ -10,8 +10,8 @@
 //
 // This header holds the declaration vocabulary and the conversions of a field's value to and from
 // JSON for the plain member types (int, int64, uint64, double, string, enumerations with a
-// `Choices` list, WrittenNumber and std::optional of those); a stage with a field of another type
-// adds ReadFieldJson / WriteFieldJson overloads for it.
+// `EnumChoices` list, WrittenNumber and std::optional of those); a stage with a field of another
+// type adds ReadFieldJson / WriteFieldJson overloads for it.
 #pragma once
 
 #include <cmath>
@@ -54,6 +54,10 @@ constexpr NumberRange Above(double min) {
 /// A number >= min.
 constexpr NumberRange AtLeast(double min) {
   return {min, std::numeric_limits<double>::infinity(), false, false, false};
+}
+/// A number <= max.
+constexpr NumberRange AtMost(double max) {
+  return {-std::numeric_limits<double>::infinity(), max, false, false, false};
 }
 /// A number in [min, max] (or [min, max) when `max_open`).
 constexpr NumberRange Within(double min, double max, bool max_open = false) {
@@ -155,17 +159,18 @@ struct WrittenNumber {
   friend bool operator==(const WrittenNumber&, const WrittenNumber&) = default;
 };
 
-/// The value type of an enumeration field: it must have an ADL-visible `Choices(E)` returning
-/// pairs (value, name), e.g. `constexpr std::array<std::pair<E, std::string_view>, 2> Choices(E)`.
+/// The value type of an enumeration field: it must have an ADL-visible `EnumChoices(E)` returning
+/// pairs (value, name), e.g. `constexpr std::array<std::pair<E, std::string_view>, 2>
+/// EnumChoices(E)`.
 template <typename E>
 concept ChoiceEnum = std::is_enum_v<E> && requires(E e) {
-  Choices(e).begin();
+  EnumChoices(e).begin();
 };
 
-/// The name of `value` in its Choices list.
+/// The name of `value` in its EnumChoices list.
 template <ChoiceEnum E>
 std::string_view ChoiceName(E value) {
-  for (const auto& [choice, name] : Choices(value)) {
+  for (const auto& [choice, name] : EnumChoices(value)) {
     if (choice == value) return name;
   }
   return "";
@@ -175,7 +180,7 @@ std::string_view ChoiceName(E value) {
 template <ChoiceEnum E>
 std::string ChoiceList(E probe = E{}) {
   std::string text;
-  const auto choices = Choices(probe);
+  const auto choices = EnumChoices(probe);
   std::size_t i = 0;
   for (const auto& [choice, name] : choices) {
     if (i > 0) text += i + 1 == choices.size() ? " or " : ", ";
@@ -274,7 +279,7 @@ void ReadFieldJson(const ConfigField& /*field*/, const nlohmann::json& value, E&
                    const std::string& context, const std::string& label) {
   if (!value.is_string()) field_detail::WrongType(value, ChoiceList<E>(), context, label);
   const std::string text = value.get<std::string>();
-  for (const auto& [choice, name] : Choices(member)) {
+  for (const auto& [choice, name] : EnumChoices(member)) {
     if (name == text) {
       member = choice;
       return;

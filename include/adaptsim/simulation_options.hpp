@@ -23,7 +23,7 @@ enum class IdleRoundStart {
 };
 
 /// The stored names of IdleRoundStart (a ChoiceEnum, adaptsim/config_field.hpp).
-constexpr std::array<std::pair<IdleRoundStart, std::string_view>, 2> Choices(IdleRoundStart) {
+constexpr std::array<std::pair<IdleRoundStart, std::string_view>, 2> EnumChoices(IdleRoundStart) {
   return {{{IdleRoundStart::kReference, "reference"}, {IdleRoundStart::kArrival, "arrival"}}};
 }
 
@@ -34,7 +34,7 @@ inline const char* IdleRoundStartName(IdleRoundStart value) {
 
 /// Inverse of IdleRoundStartName; throws InputError(field="idle_round_start") otherwise.
 inline IdleRoundStart ParseIdleRoundStart(const std::string& name) {
-  for (const auto& [value, text] : Choices(IdleRoundStart{})) {
+  for (const auto& [value, text] : EnumChoices(IdleRoundStart{})) {
     if (text == name) return value;
   }
   throw InputError("simulation options", 0, "idle_round_start",

@@ -18,7 +18,7 @@ from .errors import InputError, PolicyError, StoreError
 from . import _core
 
 __all__ = ["run", "read", "policies", "config_fields", "generate_trace", "Result", "InputError",
-           "PolicyError", "StoreError", "policy_name"]
+           "PolicyError", "StoreError", "policy_name", "labels", "display_name"]
 
 ClusterState = _core.ClusterState
 ActiveJobView = _core.ActiveJobView
@@ -92,7 +92,8 @@ def run(trace, throughputs, policy, gpus, out=None, **options):
             catalogue TOML or a Pollux profile folder.
         policy: a registered name (see policies()), "py:MODULE:CLASS", or a Python policy class.
         gpus: GPUs in the cluster (int > 0).
-        out: when given, the result is also written there as an HDF5 results file.
+        out: when given, the result is also written there as an HDF5 results file, as
+            `adaptsim run --out` writes it (replaced atomically; its SHA-256 in OUT.sha256).
         **options: the task configuration's other fields, listed below (None = the default), and
             the policy's options (e.g. face_position=0.5, or a Python policy's keyword
             arguments): a keyword that names no field is a policy option. Values are JSON values.
@@ -169,7 +170,10 @@ def read(path, task=None):
     configuration keys and summary metrics); result is the Result of `task` (a task id, or an
     index into the summary rows), or of the first task when task is None, or None when the file
     holds no task.
-    Raises StoreError for an unreadable file or an unknown task id.
+    A file with a checksum file next to it (PATH.sha256, written with every results file) is
+    checked against it first.
+    Raises StoreError for an unreadable file, a file that does not match its PATH.sha256, or an
+    unknown task id.
     """
     import pandas
     rows = _core.summary(path)
@@ -200,6 +204,24 @@ def policies():
         entry["options"] = [dict(o, default=json.loads(o["default"])) for o in entry["options"]]
         table.append(entry)
     return table
+
+
+def labels():
+    """How adaptsim's tables and figures name and draw policies, options, scenarios and metrics:
+    analysis/labels.toml as compiled into this module (a dict; its comments document the keys,
+    docs/analysis.md). `adaptsim report` and analysis/*.py use the same file, so a plot made
+    from adaptsim.read() can carry the same names, colours and markers."""
+    import tomllib
+    return tomllib.loads(_core.labels_text())
+
+
+def display_name(policy):
+    """The name the papers use for a registry policy name ("min_total_duration" -> "OSSP"), as
+    in adaptsim's tables and figures; a name listed nowhere unchanged."""
+    for entry in labels()["policy"]:
+        if policy in entry["names"]:
+            return entry["display"]
+    return policy
 
 
 def generate_trace(out, throughputs, num_jobs=120, lam_s=40.0, seed=0, min_duration_h=0.2,

@@ -14,7 +14,10 @@
 #include <pybind11/stl.h>
 
 #include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/labels.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/python_policy.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
@@ -118,19 +121,23 @@ py::dict ResultDict(const std::string& task_id, const std::string& config_json,
 
 /// Runs one task from the keyword arguments of adaptsim.run as a JSON object (the field list's
 /// keywords, every other key a policy option: TaskConfigFromArguments); writes it to `out_path`
-/// when non-empty. Bad input raises adaptsim.InputError, a policy's exception adaptsim.PolicyError.
+/// when non-empty, as `adaptsim run --out` does (atomically, with `out_path.sha256`). Bad input
+/// raises adaptsim.InputError, a policy's exception adaptsim.PolicyError.
 py::dict Run(const std::string& arguments_json, const std::string& out_path) {
   const TaskConfig task = TaskConfigFromArguments(nlohmann::json::parse(arguments_json),
                                                   ArgumentNames::kKeyword, "adaptsim.run");
   SimulationResult result = RunTask(task);
   if (!out_path.empty()) {
-    ResultsFile file = ResultsFile::Create(out_path, Provenance{{"adaptsim.run"}, 1, "", ""});
-    file.Append(MakeTaskRecord(task, 0, result, 0));
+    WriteResultsWithChecksum(OutputPaths(out_path), MakeTaskRecord(task, 0, result, 0),
+                             Provenance{{"adaptsim.run"}, 1, "", ""});
   }
   return ResultDict(task.Id(), task.ToJson().dump(), result);
 }
 
+/// The /summary rows of the results file `path`, after checking it against `path.sha256` when it
+/// has one (a file altered on disk raises adaptsim.StoreError instead of reaching HDF5).
 py::list Summary(const std::string& path) {
+  RequireMatchingChecksum(OutputPaths(path));
   py::list rows;
   for (const SummaryRow& row : ReadSummary(path)) {
     py::dict out;
@@ -154,6 +161,7 @@ py::list Summary(const std::string& path) {
   return rows;
 }
 
+/// One task of the results file `path`; adaptsim.read() checks the file with Summary first.
 py::dict Task(const std::string& path, const std::string& task_id) {
   StoredTask task = ReadTask(path, task_id);
   SimulationResult result = task.result;
@@ -289,6 +297,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("units", &Units);
   m.def("policy_name", &PolicyName, py::arg("cls"));
   m.def("policy_identity", &PolicyIdentityOf, py::arg("name"));
+  m.def("labels_text", [] { return std::string(BuiltinLabelsText()); });
   m.def("generate_trace", &GenerateTraceFile, py::arg("options"), py::arg("throughputs"),
         py::arg("out"));
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -14,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
@@ -119,7 +122,7 @@ template <typename M>
 std::string ValueName(const ConfigField& field) {
   if constexpr (ChoiceEnum<M>) {
     std::string names;
-    for (const auto& [value, name] : Choices(M{}))
+    for (const auto& [value, name] : EnumChoices(M{}))
       names += (names.empty() ? "" : "|") + std::string(name);
     return names;
   } else if constexpr (std::is_same_v<M, std::string>) {
@@ -304,13 +307,23 @@ void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs
   if (jobs) PrintJobs(result.jobs);
 }
 
-void WriteResults(const RunCommandOptions& options, const TaskConfig& task,
-                  const SimulationResult& result) {
-  if (fs::exists(options.out_path) && !options.force) {
-    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
+/// Throws InputError (field --out) when `out` cannot be written: its folder is missing, it is a
+/// folder, or it exists and --force was not given. Checked before the run and again before the
+/// write.
+void CheckOut(const RunCommandOptions& options, const OutputPaths& out) {
+  out.CheckTarget();
+  if (fs::exists(out.results()) && !options.force) {
+    throw InputError(out.results(), 0, "--out", "file exists; pass --force to overwrite");
   }
-  ResultsFile file = ResultsFile::Create(options.out_path, Provenance{options.argv, 1, "", ""});
-  file.Append(MakeTaskRecord(task, 0, result, 0));
+}
+
+/// The result as a one-task results file with its checksum file, published as a sweep publishes
+/// its merged file (temporary name, fsync, rename; docs/sweeps.md §4.2).
+void WriteOut(const RunCommandOptions& options, const OutputPaths& out, const TaskConfig& task,
+              const SimulationResult& result) {
+  CheckOut(options, out);
+  WriteResultsWithChecksum(out, MakeTaskRecord(task, 0, result, 0),
+                           Provenance{options.argv, 1, "", ""});
 }
 
 /// The production-log flags (docs/production.md), in their own help group.
@@ -379,9 +392,9 @@ int RunCommand(const RunCommandOptions& options) {
     return 0;
   }
   TaskConfig task = MakeTask(options);
-  if (!options.out_path.empty() && fs::exists(options.out_path) && !options.force) {
-    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
-  }
+  const std::optional<OutputPaths> out =
+      options.out_path.empty() ? std::nullopt : std::make_optional(OutputPaths(options.out_path));
+  if (out) CheckOut(options, *out);
   auto start = std::chrono::steady_clock::now();
   SimulationResult result = RunTask(task);
   if (result.wall_time_s <= 0.0) {
@@ -393,7 +406,7 @@ int RunCommand(const RunCommandOptions& options) {
   } else {
     PrintText(task, result, options.jobs);
   }
-  if (!options.out_path.empty()) WriteResults(options, task, result);
+  if (out) WriteOut(options, *out, task, result);
   return 0;
 }
 
@@ -408,7 +421,9 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
       "(docs/python.md); --trace may be replaced by --production-log.");
   AddTaskOptions(*cmd, options);
   AddProductionOptions(*cmd, run);
-  cmd->add_option("--out", run.out_path, "Write the result to this HDF5 file");
+  cmd->add_option("--out", run.out_path,
+                  "Write the result to this HDF5 file (replaced atomically; its SHA-256 in "
+                  "OUT.sha256)");
   cmd->add_flag("--force", run.force, "Overwrite --out if it exists");
   cmd->add_flag("--json", run.json, "Print JSON instead of text");
   cmd->add_flag("--jobs", run.jobs, "Also print the per-job table");

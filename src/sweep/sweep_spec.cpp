@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +18,7 @@
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task_fields.hpp"
+#include "adaptsim/trace.hpp"
 
 namespace adaptsim {
 namespace {
@@ -604,41 +604,17 @@ void CheckOptionPolicies(const Reader& reader, const Collected& collected, const
   }
 }
 
-/// Pollux workload CSV (name,time,application,num_replicas,batch_size; docs/pollux.md): jobs and
-/// last arrival only (its durations are not in the file). Malformed rows are left to the reader
-/// of the task (pollux_workload.hpp), which names file and line.
-TraceStats ReadPolluxWorkloadStats(const std::string& path) {
-  TraceStats stats;
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++stats.num_jobs;
-    std::size_t comma = line.find(',');
-    if (comma == std::string::npos) continue;
-    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(line.c_str() + comma + 1));
+/// ExpectedCost's statistics of a task's workload, read by the one reader of its format (a
+/// `.trace`, or a Pollux workload CSV). A file that does not read has none: its tasks fail with
+/// the reader's error, naming file, line and field, when they run (docs/sweeps.md §3), and the
+/// estimate needs no more than that.
+TraceStats ReadWorkloadStats(const std::string& path) {
+  try {
+    return IsPolluxWorkload(path) ? ComputeTraceStats(ReadPolluxWorkload(path))
+                                  : ComputeTraceStats(ReadTrace(path));
+  } catch (const InputError&) {
+    return {};
   }
-  return stats;
-}
-
-TraceStats ReadTraceStats(const std::string& path) {
-  if (IsPolluxWorkload(path)) return ReadPolluxWorkloadStats(path);
-  TraceStats stats;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++stats.num_jobs;
-    std::vector<std::string> fields;
-    std::stringstream split(line);
-    for (std::string f; std::getline(split, f, '\t');) fields.push_back(f);
-    if (fields.size() < 12) continue;
-    double scale = std::atof(fields[6].c_str()), duration = std::atof(fields[10].c_str());
-    stats.gpu_seconds += std::max(1.0, scale) * std::max(0.0, duration);
-    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(fields[11].c_str()));
-  }
-  return stats;
 }
 
 void ReadPolicyWeights(const Reader& reader, const toml::node* node, SweepSpec& spec) {
@@ -724,7 +700,11 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
     } catch (const InputError& error) {
       rethrow(error, error.field(), nullptr, "");
     }
-    if (task.production) ReadProductionStats(reader, spec, index, task);
+    if (task.production) {
+      ReadProductionStats(reader, spec, index, task);
+    } else if (spec.trace_stats.count(task.trace_path) == 0) {
+      spec.trace_stats[task.trace_path] = ReadWorkloadStats(task.trace_path);
+    }
     std::string key = task.policy + " " + task.policy_options.dump();
     if (!built.insert(key).second) continue;
     try {
@@ -763,9 +743,7 @@ SweepSpec LoadSweepSpec(const std::string& path) {
   BuildDimensions(reader, collected, spec, index);
   CheckOptionPolicies(reader, collected, spec);
   CheckScopedEngineOptions(reader, index);
-  // The files a task's id names by content (ConfigField::identified_by) are hashed once here;
-  // the traces' statistics feed the plan's cost estimates.
-  const std::string trace_axis = AxisOf(&TaskConfig::trace_path);
+  // The files a task's id names by content (ConfigField::identified_by) are hashed once here.
   for (const SweepDimension& d : spec.dimensions) {
     for (std::size_t k = 0; k < d.keys.size(); ++k) {
       const SpecKey* key = FindSpecKey(d.keys[k]);
@@ -773,7 +751,6 @@ SweepSpec LoadSweepSpec(const std::string& path) {
       for (const auto& row : d.rows) {
         std::string file = row[k].get<std::string>();
         if (spec.file_hashes.count(file) == 0) spec.file_hashes[file] = FileContentHash(file);
-        if (d.keys[k] == trace_axis) spec.trace_stats[file] = ReadTraceStats(file);
       }
     }
   }

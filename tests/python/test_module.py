@@ -6,6 +6,7 @@ ADAPTSIM_BINARY=<the adaptsim command line>. Needs no reference data: it generat
 the checkout's catalogue (data/catalog/v100.toml).
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -200,6 +201,20 @@ class ModuleTest(unittest.TestCase):
             numpy.testing.assert_array_equal(jobs["jct_s"][:], result.jobs["jct_s"].to_numpy())
             numpy.testing.assert_array_equal(f["/summary"]["mean_jct_s"][:],
                                              summary["mean_jct_s"].to_numpy())
+
+    def test_written_file_has_its_checksum_and_an_altered_file_is_refused(self):
+        out = self.path("checked.h5")
+        adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="fifo", gpus=8, out=out)
+        with open(out, "rb") as f:
+            data = bytearray(f.read())
+        with open(out + ".sha256") as f:
+            self.assertEqual(f.read(), hashlib.sha256(data).hexdigest() + "  checked.h5\n")
+        data[len(data) // 2] ^= 0x5A
+        with open(out, "wb") as f:
+            f.write(data)
+        with self.assertRaises(adaptsim.StoreError) as caught:
+            adaptsim.read(out)
+        self.assertIn("does not match " + out + ".sha256", str(caught.exception))
 
     def test_command_line_runs_a_python_policy(self):
         out = self.path("cli.h5")

@@ -11,15 +11,6 @@
 
 namespace adaptsim {
 
-void AlloXOptions::Validate() const {
-  if (!(std::isfinite(alpha) && alpha >= 0.0)) {
-    throw InputError("policy", 0, "allox.alpha", "must be a finite number >= 0");
-  }
-  if (!(exact_assignment_max_cells >= 0)) {
-    throw InputError("policy", 0, "allox.exact_assignment_max_cells", "must be >= 0");
-  }
-}
-
 namespace {
 
 /// Per worker, the row that runs first, from SciPy's assignment of the rows × (n·rows) matrix.
@@ -68,7 +59,7 @@ std::vector<std::int64_t> FirstRowsByStructure(const std::vector<const ActiveJob
 }  // namespace
 
 AlloXPolicy::AlloXPolicy(AlloXOptions options) : options_(options) {
-  options_.Validate();
+  ValidateOptions(options_, {"policy", "allox"});
 }
 
 Allocation AlloXPolicy::ComputeAllocation(const ClusterState& state) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "adaptsim/policy.hpp"
+#include "adaptsim/policy_options.hpp"
 
 namespace adaptsim {
 
@@ -18,6 +19,14 @@ struct FifoOptions {
   /// admitted set can therefore need more GPUs than the cluster has, and the mechanism places
   /// what fits. true: every running job is subtracted first, so the admitted jobs always fit.
   bool respect_capacity = false;
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(Option("respect_capacity",
+                 "admit a job only while the admitted jobs' GPUs fit the cluster (false = the "
+                 "reference's admission, which may over-admit)"),
+          self.respect_capacity);
+  }
 };
 
 class FifoPolicy final : public AllocationPolicy {

@@ -9,10 +9,7 @@
 // count, take GPUs from the nodes with the most free GPUs. Deterministic.
 #pragma once
 
-#include <memory>
-#include <string>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "adaptsim/interval_policy.hpp"
 
@@ -20,10 +17,6 @@ namespace adaptsim {
 
 class OptimusPolicy : public IntervalPolicy {
  public:
-  /// Has no options (the interval engine's are the task's); InputError(context,
-  /// "optimus.<key>") for any key.
-  static std::unique_ptr<OptimusPolicy> FromOptions(const nlohmann::json& options,
-                                                    const std::string& context);
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
 };

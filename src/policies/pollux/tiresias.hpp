@@ -9,11 +9,7 @@
 #pragma once
 
 #include <map>
-#include <memory>
-#include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "adaptsim/interval_policy.hpp"
 
@@ -21,10 +17,6 @@ namespace adaptsim {
 
 class TiresiasPolicy : public IntervalPolicy {
  public:
-  /// Has no options (the interval engine's are the task's); InputError(context,
-  /// "tiresias.<key>") for any key.
-  static std::unique_ptr<TiresiasPolicy> FromOptions(const nlohmann::json& options,
-                                                     const std::string& context);
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
 
