@@ -44,7 +44,7 @@ namespace adaptsim {
 /// consecutive counters: block b has counter (c0, c1 + b, c2 + carry, c3), i.e. the 64-bit
 /// (c2:c1) advanced by b, and its 4 words go to out[4b .. 4b+3]. `vectorised`: with AVX2 when the
 /// CPU has it (same words; false forces the portable path, for tests).
-inline constexpr std::size_t kPhiloxBatchBlocks = 8;
+inline constexpr std::size_t kPhiloxBatchBlocks = 16;
 void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
                   const std::array<std::uint32_t, 2>& key, std::uint32_t* out,
                   bool vectorised = true);
@@ -169,7 +169,27 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
 /// Non-dominated sorting of `values` (minimisation): fronts of indices, ascending within a front.
 std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values);
 
+/// NonDominatedFronts into reusable buffers: front k is members[starts[k] .. starts[k + 1]).
+struct FrontSorting {
+  struct Key {
+    double f0, f1;
+    int index;
+  };
+  std::vector<int> members, starts;
+  std::vector<int> order, rank, last;  ///< scratch
+  std::vector<Key> keys;               ///< scratch
+};
+void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting);
+
 /// pymoo 0.4.2 calc_crowding_distance: boundary and ≤ 2-point fronts get 1e14, duplicates 0.
 std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values);
+
+/// CrowdingDistance into `crowding` (resized), with reusable buffers.
+struct CrowdingScratch {
+  std::vector<int> unique, sorted;
+  std::vector<char> first;
+};
+void CrowdingDistances(std::span<const GaObjectives> values, CrowdingScratch& scratch,
+                       std::vector<double>& crowding);
 
 }  // namespace adaptsim
