@@ -61,7 +61,7 @@ TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
   const std::uint32_t stream = 5, substream = 11;
   PhiloxRandom one_by_one(seed, stream, substream), buffered(seed, stream, substream);
   std::vector<std::uint32_t> expected;
-  for (std::uint32_t block = 0; block < 40; ++block) {
+  for (std::uint32_t block = 0; block < 400; ++block) {
     const auto words =
         Random123Block({stream, block, 0, substream},
                        {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
@@ -77,6 +77,19 @@ TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
     for (std::size_t i = 0; i < take; ++i) EXPECT_EQ(words[i], expected[drawn + i]);
     buffered.Skip(take);
     drawn += take;
+  }
+  // Reserve(k) shows at least k next words (computing blocks ahead, across refills and after a
+  // partial use of the buffer); Skip draws some of them, and Next continues the stream.
+  PhiloxRandom reserved(seed, stream, substream);
+  drawn = 0;
+  for (std::size_t count = 1; drawn + count < expected.size(); count = (count * 7 + 3) % 157) {
+    const std::span<const std::uint32_t> words = reserved.Reserve(count);
+    ASSERT_GE(words.size(), count);
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(words[i], expected[drawn + i]);
+    const std::size_t take = count / 2 + 1;
+    reserved.Skip(take);
+    drawn += take;
+    ASSERT_EQ(reserved.Next(), expected[drawn++]);
   }
   // Uniform and Below are functions of the next word.
   PhiloxRandom a(seed, stream), b(seed, stream);

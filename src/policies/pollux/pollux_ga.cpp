@@ -19,7 +19,8 @@ namespace adaptsim {
 
 PhiloxRandom::PhiloxRandom(std::uint64_t seed, std::uint32_t stream, std::uint32_t substream)
     : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)},
-      counter_{stream, 0, 0, substream} {}
+      counter_{stream, 0, 0, substream},
+      buffer_(kBatchWords) {}
 
 namespace {
 
@@ -112,13 +113,27 @@ void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
   PhiloxBlocksScalar(counter, key, out);
 }
 
-void PhiloxRandom::Refill() {
-  PhiloxBlocks(counter_, key_, buffer_.data());
+void PhiloxRandom::AppendBatch() {
+  PhiloxBlocks(counter_, key_, buffer_.data() + end_);
   const std::uint64_t next =
       ((static_cast<std::uint64_t>(counter_[2]) << 32) | counter_[1]) + kPhiloxBatchBlocks;
   counter_[1] = static_cast<std::uint32_t>(next);
   counter_[2] = static_cast<std::uint32_t>(next >> 32);
+  end_ += kBatchWords;
+}
+
+void PhiloxRandom::Refill() {
+  used_ = end_ = 0;
+  AppendBatch();
+}
+
+void PhiloxRandom::Extend(std::size_t count) {
+  std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
+  end_ -= used_;
   used_ = 0;
+  const std::size_t batches = (count - end_ + kBatchWords - 1) / kBatchWords;
+  if (buffer_.size() < end_ + batches * kBatchWords) buffer_.resize(end_ + batches * kBatchWords);
+  for (std::size_t b = 0; b < batches; ++b) AppendBatch();
 }
 
 void GaOptions::CheckOptions(const OptionContext& where) const {
@@ -426,19 +441,18 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     num_free += problem.node_capacity[n] - used[n] >= 1;
   }
   // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
-  // from before this step: no copy of the state is needed.
+  // from before this step: no copy of the state is needed. An entry draws one word, and a hit
+  // below `high` one more for its new count: at most 2·J words per free node, reserved at once.
   const std::uint64_t absent = scratch.absent;
+  const std::uint32_t* __restrict words =
+      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(num_free)).data();
+  std::size_t drawn = 0;
   for (int f = 0; f < num_free; ++f) {
     const int n = free_nodes[f];
     const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
     const std::uint64_t present = scratch.present[holders[n]];
-    int* column = state.data() + n;
-    const std::span<const std::uint32_t> buffered = random.Buffered();
-    if (buffered.size() >= 2 * static_cast<std::size_t>(J) && J <= kBranchFreeJobs) {
-      // Few jobs: hits are frequent (p ≥ 1/J), so each test is done without a branch. A test
-      // draws one word; a hit on an entry below `high` draws one more, for its new count.
-      const std::uint32_t* words = buffered.data();
-      std::size_t drawn = 0;
+    int* __restrict column = state.data() + n;
+    if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
         const int current = entry;
@@ -450,27 +464,18 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         entry = grows ? current + step : current;
         drawn += 1 + grows;
       }
-      random.Skip(drawn);
-      continue;
-    }
-    // Many jobs: hits are rare, so the buffered words are scanned for the next hit, which then
-    // draws its new count.
-    for (int j = 0; j < J;) {
-      const std::span<const std::uint32_t> words = random.Buffered();
-      const int count = std::min(static_cast<int>(words.size()), J - j);
-      int k = 0;
-      while (k < count && words[k] >= (column[(j + k) * N] > 0 ? present : absent)) ++k;
-      if (k == count) {
-        random.Skip(count);
-        j += count;
-        continue;
+    } else {  // many jobs: hits are rare
+      for (int j = 0; j < J; ++j) {
+        int& entry = column[static_cast<std::size_t>(j) * N];
+        if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
+        if (entry < high) {
+          entry += static_cast<int>(
+              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        }
       }
-      random.Skip(k + 1);
-      int& entry = column[(j + k) * N];
-      if (entry < high) entry += random.Below(high - entry + 1);
-      j += k + 1;
     }
   }
+  random.Skip(drawn);
 }
 
 }  // namespace
