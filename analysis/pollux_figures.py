@@ -335,9 +335,11 @@ def fairness_figure(summary):
     ps = sorted(table.p.unique(), reverse=True)
     position = {p: i for i, p in enumerate(ps)}
     colour, marker = st.style("Pollux")
-    workloads = summary.trace.map(lambda t: os.path.basename(t)).nunique()
+    counts = set(table.n)
+    band = ("min–max over workloads" if len(counts) > 1 else
+            f"min–max over {counts.pop()} workload" + ("s" if max(table.n) > 1 else ""))
     fig, axes = plt.subplots(len(loads), len(FAIRNESS_METRICS),
-                             figsize=(2.35 * len(FAIRNESS_METRICS), 2.4 * len(loads) + 0.5),
+                             figsize=(2.6 * len(FAIRNESS_METRICS), 2.4 * len(loads) + 0.5),
                              squeeze=False)
     for r, load in enumerate(loads):
         for c, m in enumerate(FAIRNESS_METRICS):
@@ -346,13 +348,17 @@ def fairness_figure(summary):
             g = table[(table.load == load) & (table.metric == m)].sort_values("p", ascending=False)
             x = [position[p] for p in g.p]
             ax.fill_between(x, g["min"] * k, g["max"] * k, color=colour, alpha=0.2, lw=0,
-                            label=f"min–max over {workloads} workload"
-                            + ("s" if workloads > 1 else ""))
+                            label=band)
             ax.plot(x, g["mean"] * k, marker=marker, color=colour, label="Pollux, mean")
+            if len(counts) > 1:  # a partial sweep: how many workloads each point averages
+                for xi, (_, row) in zip(x, g.iterrows()):
+                    ax.annotate(f"n={int(row.n)}", (xi, row["mean"] * k), fontsize=6,
+                                textcoords="offset points", xytext=(0, -10), ha="center",
+                                color=colour)
             if PAPER_P in position:
                 ax.axvline(position[PAPER_P], color="black", lw=0.8, ls="--",
                            label="the paper's p = −1")
-            ax.set_xticks(range(len(ps)), [st.number(p) for p in ps])
+            ax.set_xticks(range(len(ps)), [st.number(p) for p in ps], fontsize=7)
             ax.grid(axis="x", visible=False)
             ax.set_title(st.METRIC_TITLES[m])
             ax.set_ylabel(st.METRIC_LABELS[m])
