@@ -3,6 +3,7 @@
 // per-round job sets (docs/mechanism.md §7); a RoundScheduler runs as it is.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "adaptsim/policy.hpp"
@@ -15,6 +16,9 @@ namespace adaptsim {
 struct GavelMechanismOptions {
   double round_duration_s = 120.0;              ///< T_r; a job's time prior is T_r / 2
   double allocation_reset_interval_s = 1000.0;  ///< reset gate of the re-solves (§7.4)
+  /// The task's seed: the per-round GPU-type shuffle draws from CPython's
+  /// random.Random(seed + 5), as the reference's `--seed` (`scheduler.py:508-509`).
+  std::uint64_t seed = 0;
 };
 
 /// The round engine's scheduler for a round-engine policy: an AllocationPolicy is wrapped in the

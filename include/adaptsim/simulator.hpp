@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "adaptsim/cluster_throughputs.hpp"
 #include "adaptsim/policy.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/simulation.hpp"
@@ -29,7 +30,7 @@ IdleRoundStart ParseIdleRoundStart(const std::string& name);
 
 /// Knobs of the mechanism; defaults reproduce the shipped reference (`tacc_32gpus`).
 struct SimulationOptions {
-  int num_gpus = 32;                 ///< G, one worker type, one GPU per server
+  int num_gpus = 32;  ///< G, one GPU per server; equals the cluster's GPU count (all types)
   double round_duration_s = 120.0;   ///< T_r (`--time_per_iteration`)
   double restart_overhead_s = 20.0;  ///< lost progress of a (re)started full round (§5.2)
   double restart_slack_s = 5.0;      ///< overhead only if exec > T_r - slack (Q5)
@@ -46,9 +47,16 @@ struct SimulationOptions {
   void Validate() const;
 };
 
-/// Runs `trace` to completion under `scheduler`. Returns per-job and per-round records and the
-/// makespan (summary metrics: ComputeMetrics). Throws InputError when the trace does not fit the
-/// cluster (scale factor > G) or a job's throughput is unknown or zero.
+/// Runs `trace` to completion under `scheduler` on the cluster of `throughputs` (one source per
+/// GPU type; docs/mechanism.md §12). Returns per-job and per-round records and the makespan
+/// (summary metrics: ComputeMetrics). Throws InputError when options.num_gpus differs from the
+/// cluster's GPU count, the scheduler cannot run on several GPU types, the trace does not fit
+/// (a scale factor above the largest type's count), a job type has no throughput on a type of
+/// the cluster (the message names the type and the job) or a zero one on the reference type.
+SimulationResult Simulate(const Trace& trace, const ClusterThroughputs& throughputs,
+                          RoundScheduler& scheduler, const SimulationOptions& options,
+                          const RoundObserver& observer = {});
+/// The same on options.num_gpus GPUs of one type whose throughputs are `throughputs`.
 SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
                           RoundScheduler& scheduler, const SimulationOptions& options,
                           const RoundObserver& observer = {});
@@ -58,13 +66,17 @@ SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughput
 /// InputCache).
 class RoundSimulation final : public Simulation {
  public:
+  /// options.num_gpus GPUs of one type.
   RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSource> throughputs,
+                  std::unique_ptr<RoundScheduler> scheduler, const SimulationOptions& options);
+  /// A cluster of GPU types (options.num_gpus must equal its GPU count).
+  RoundSimulation(Trace trace, ClusterThroughputs throughputs,
                   std::unique_ptr<RoundScheduler> scheduler, const SimulationOptions& options);
   SimulationResult Run(const RoundObserver& observer) override;
 
  private:
   Trace trace_;
-  std::shared_ptr<const ThroughputSource> throughputs_;
+  ClusterThroughputs throughputs_;
   std::unique_ptr<RoundScheduler> scheduler_;
   SimulationOptions options_;
 };

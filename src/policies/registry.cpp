@@ -69,6 +69,31 @@ PolicyInstance MakeMaxMinFairness(const nlohmann::json& options, const std::stri
   return Allocation(std::make_unique<MaxMinFairnessPolicy>(parsed));
 }
 
+// Options of `fifo` (respect_capacity, type_choice) and `fifo_perf` (respect_capacity).
+FifoOptions ParseFifo(const nlohmann::json& options, const std::string& name, FifoMode mode,
+                      const std::string& context, std::uint64_t seed) {
+  const bool perf = mode == FifoMode::kPerf;
+  if (perf) {
+    internal::RequireKnownOptions(options, name, {"respect_capacity"}, context);
+  } else {
+    internal::RequireKnownOptions(options, name, {"respect_capacity", "type_choice"}, context);
+  }
+  FifoOptions parsed;
+  parsed.mode = mode;
+  parsed.seed = seed;
+  parsed.respect_capacity =
+      internal::BoolOption(options, name, "respect_capacity", parsed.respect_capacity, context);
+  const std::string choice =
+      internal::StringOption(options, name, "type_choice", "reference", context);
+  if (choice == "random") {
+    parsed.type_choice = FifoTypeChoice::kRandom;
+  } else if (choice != "reference") {
+    throw InputError(context, 0, name + ".type_choice",
+                     "unknown value '" + choice + "' (known: reference, random)");
+  }
+  return parsed;
+}
+
 PolicyInstance MakeReplay(const nlohmann::json& options, const std::string& context) {
   internal::RequireKnownOptions(options, "replay", {"schedule"}, context);
   std::string path = internal::StringOption(options, "replay", "schedule", "", context);
@@ -102,18 +127,31 @@ std::vector<PolicyOption> WithEngineOptions(std::vector<PolicyOption> options) {
 const std::vector<Entry>& Table() {
   static const std::vector<Entry> kTable = {
       {{"fifo",
-        "first in, first out; non-preemptive, the reference's admission (option "
-        "respect_capacity)",
+        "first in, first out; non-preemptive, the reference's admission (options "
+        "respect_capacity, type_choice)",
         EngineKind::kRound,
         {{"respect_capacity", false,
           "admit a job only while the admitted jobs' GPUs fit the cluster (false = the "
-          "reference's admission, which may over-admit)"}}},
-       [](const nlohmann::json& o, const std::string& c) {
-         internal::RequireKnownOptions(o, "fifo", {"respect_capacity"}, c);
-         FifoOptions parsed;
-         parsed.respect_capacity =
-             internal::BoolOption(o, "fifo", "respect_capacity", parsed.respect_capacity, c);
-         return Allocation(std::make_unique<FifoPolicy>(parsed));
+          "reference's admission, which may over-admit)"},
+         {"type_choice", "reference",
+          "GPU type of an admitted job on several types: reference (the alphabetically last "
+          "available type, the reference's bug) | random (the drawn type with room)"}}},
+       nullptr,
+       [](const nlohmann::json& o, const std::string& c, std::uint64_t seed) {
+         return Allocation(
+             std::make_unique<FifoPolicy>(ParseFifo(o, "fifo", FifoMode::kBase, c, seed)));
+       }},
+      {{"fifo_perf",
+        "FIFO that admits each job on the GPU type where it runs fastest, re-decided at every "
+        "solve (option respect_capacity)",
+        EngineKind::kRound,
+        {{"respect_capacity", false,
+          "admit a job only while the admitted jobs' GPUs fit the cluster (false = the "
+          "reference's admission)"}}},
+       nullptr,
+       [](const nlohmann::json& o, const std::string& c, std::uint64_t seed) {
+         return Allocation(
+             std::make_unique<FifoPolicy>(ParseFifo(o, "fifo_perf", FifoMode::kPerf, c, seed)));
        }},
       {{"gandiva_fair", "Gandiva-Fair: equal time share min(1, G/m) per job"},
        [](const nlohmann::json& o, const std::string& c) {
@@ -223,7 +261,11 @@ const std::vector<Entry>& Table() {
         {{"alpha", 0.2, "share of the unallocated jobs considered each solve, finite, >= 0"},
          {"exact_assignment_max_cells", 4194304.0,
           "largest m'*n*m' matrix solved by the SciPy-exact assignment; larger ones by the "
-          "structured optimum (docs/policies.md 3.4), >= 0"}}},
+          "structured optimum (docs/policies.md 3.4), >= 0"},
+         {"shift_costs_by_minimum", true,
+          "shift the assignment matrix by its minimum before solving, as the SciPy of the "
+          "Shockwave authors' runs (false = SciPy 1.10, as the reference's runs on several GPU "
+          "types); decides near-ties only"}}},
        internal::MakeAlloX},
       {{"isolated", "equal GPU share: x = min(1, G/(m s))"}, internal::MakeIsolated},
       {{"isolated_plus", "x = min(1, G/m) with strict-priority selection"},

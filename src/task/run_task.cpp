@@ -30,7 +30,7 @@ std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, InputCac
     trace = inputs != nullptr ? inputs->ReadTrace(task.trace_path) : ReadTrace(task.trace_path);
   }
   const GavelMechanismOptions mechanism{task.simulation.round_duration_s,
-                                        task.simulation.allocation_reset_interval_s};
+                                        task.simulation.allocation_reset_interval_s, task.seed};
   std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
       MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), mechanism);
   auto simulation = std::make_unique<RoundSimulation>(std::move(trace), std::move(throughputs),

@@ -98,11 +98,14 @@ PolicyInstance MakeMaxSumThroughput(const nlohmann::json& options, const std::st
 }
 
 PolicyInstance MakeAlloX(const nlohmann::json& options, const std::string& context) {
-  RequireKnownOptions(options, "allox", {"alpha", "exact_assignment_max_cells"}, context);
+  RequireKnownOptions(options, "allox",
+                      {"alpha", "exact_assignment_max_cells", "shift_costs_by_minimum"}, context);
   AlloXOptions parsed;
   parsed.alpha = NumberOption(options, "allox", "alpha", parsed.alpha, context);
   parsed.exact_assignment_max_cells = NumberOption(options, "allox", "exact_assignment_max_cells",
                                                    parsed.exact_assignment_max_cells, context);
+  parsed.shift_costs_by_minimum = BoolOption(options, "allox", "shift_costs_by_minimum",
+                                             parsed.shift_costs_by_minimum, context);
   parsed.Validate();
   return Wrap(std::make_unique<AlloXPolicy>(parsed));
 }
