@@ -122,12 +122,11 @@ SimulationResult RunOnMixedCluster(const std::string& policy, const std::string&
   const Cluster cluster = Cluster::Parse(cluster_text);
   SimulationOptions simulation;
   simulation.num_gpus = cluster.num_gpus();
-  const GavelMechanismOptions mechanism{simulation.round_duration_s,
-                                        simulation.allocation_reset_interval_s, 0};
-  RoundSimulation run(
-      ReadTrace(CanonicalTracePath()),
-      models::LoadClusterThroughputs(TaccThroughputsPath(), cluster),
-      MakeRoundScheduler(MakePolicy(policy, options, "policy_options", 0), mechanism), simulation);
+  RoundSimulation run(ReadTrace(CanonicalTracePath()),
+                      models::LoadClusterThroughputs(TaccThroughputsPath(), cluster),
+                      MakeRoundScheduler(MakePolicy(policy, options, "policy_options", 0),
+                                         simulation, /*seed=*/0),
+                      simulation);
   SimulationResult result = run.Run({});
   ComputeMetrics(result, simulation.num_gpus);
   return result;
@@ -246,7 +245,8 @@ TEST(HeterogeneousInputs, MissingTypeAndUnsupportedPolicyAreInputErrors) {
   auto run = [&](const std::string& policy, const std::string& throughputs) {
     RoundSimulation simulation_run(
         trace, models::LoadClusterThroughputs(throughputs, cluster),
-        MakeRoundScheduler(MakePolicy(policy, nlohmann::json::object()), {}), simulation);
+        MakeRoundScheduler(MakePolicy(policy, nlohmann::json::object()), simulation),
+        simulation);
     simulation_run.Run({});
   };
   try {

@@ -72,7 +72,7 @@ TEST(InputCache, ATaskRunThroughTheCacheGivesTheSameResult) {
   task.policy = "gandiva_fair";
   InputCache cache;
   for (int run = 0; run < 2; ++run) {  // the second run reads both inputs from memory
-    const SimulationResult cached = RunTask(task, {}, &cache);
+    const SimulationResult cached = RunTask(task, {}, {}, &cache);
     const SimulationResult direct = RunTask(task);
     ASSERT_EQ(cached.jobs.size(), direct.jobs.size());
     for (std::size_t j = 0; j < direct.jobs.size(); ++j) {

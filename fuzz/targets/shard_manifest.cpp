@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
 #include "fuzz_support.hpp"
@@ -19,7 +20,8 @@ const char kTaskId[] = "0123456789abcdef0123456789abcdef";
 /// The sweep's --out in the scratch folder, with one shard written once per process.
 const adaptsim::ShardDirectory& Directory() {
   static const adaptsim::ShardDirectory directory = [] {
-    adaptsim::ShardDirectory shards((adaptsim::fuzz::ScratchDir() / "sweep.h5").string());
+    adaptsim::ShardDirectory shards(
+        adaptsim::OutputPaths((adaptsim::fuzz::ScratchDir() / "sweep.h5").string()).shards());
     shards.Open();
     adaptsim::TaskRecord record;
     record.task_id = kTaskId;

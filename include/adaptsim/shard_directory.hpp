@@ -1,7 +1,8 @@
 // Crash-safe result storage of a sweep (docs/sweeps.md §4): one HDF5 shard per batch of finished
 // tasks (a worker's results sent together; one task when tasks are long),
-// `<out>.shards/<name>.h5`, written under a temporary name, fsync'd and renamed (store.hpp
-// WriteShardImage), plus an append-only log `<out>.shards/manifest.jsonl` (one JSON object per
+// `OUT.shards/<name>.h5` (OutputPaths::shards), written under a temporary name, fsync'd and
+// renamed (store.hpp WriteShardImage), plus an append-only log `OUT.shards/manifest.jsonl`
+// (ShardManifestPath; one JSON object per
 // task: id, status, task_index, rank, wall_time_s, detail, sha256, finished_utc, shard). A shard's
 // name is its task's id when it holds one task, else the content hash of its tasks' ids (32 hex
 // digits either way); `sha256` is the SHA-256 of the shard's bytes, the same on every line of a
@@ -36,10 +37,9 @@ struct CorruptShard {
 
 class ShardDirectory {
  public:
-  /// `out_path` is the sweep's --out; the folder is `<out_path>.shards`.
-  explicit ShardDirectory(const std::string& out_path);
-  /// The shard folder `folder` itself (`adaptsim merge DIR.shards`).
-  static ShardDirectory InFolder(const std::string& folder);
+  /// The shard folder `folder`: a sweep's OutputPaths::shards(), or any folder of shards
+  /// (`adaptsim merge DIR.shards`).
+  explicit ShardDirectory(std::string folder);
 
   /// Creates the folder if needed, deletes temporary files left by a killed run and checks that
   /// the folder takes new files. Throws StoreError naming the folder and the system's error text.
@@ -119,7 +119,7 @@ class ShardDirectory {
                       const std::string& sha256);
 
   std::string dir_;
-  std::set<std::string> rejected_;  ///< names of shards Verify rejected
+  std::set<std::string> rejected_;  ///< shards Verify rejected and not written again since
 };
 
 /// The shard files of a sweep's shard folder (`OUT.shards`) in the order they were written, as

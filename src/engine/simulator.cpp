@@ -45,13 +45,14 @@ struct Dispatch {
 class Engine {
  public:
   Engine(const Trace& trace, const ClusterThroughputs& throughputs, RoundScheduler& scheduler,
-         const SimulationOptions& options, const RoundObserver& observer)
+         const SimulationOptions& options, const RoundObserver& observer, const RunBudget& budget)
       : trace_(trace),
         cluster_(throughputs.cluster),
         throughputs_(throughputs),
         scheduler_(scheduler),
         options_(options),
-        observer_(observer) {}
+        observer_(observer),
+        budget_(budget) {}
 
   SimulationResult Run();
 
@@ -78,6 +79,7 @@ class Engine {
   RoundScheduler& scheduler_;
   const SimulationOptions& options_;
   const RoundObserver& observer_;
+  const RunBudget& budget_;
 
   std::vector<JobProfile> profiles_;
   std::map<JobId, JobRuntime> active_;  // ascending id
@@ -130,6 +132,7 @@ void Engine::CheckCluster() const {
 
 void Engine::Prepare() {
   options_.Validate();
+  budget_.Validate();
   CheckCluster();
   int largest_type = 0;
   for (const GpuTypeCount& type : cluster_.types())
@@ -425,11 +428,11 @@ void Engine::ScheduleRound() {
 
 bool Engine::OutOfBudget(std::chrono::steady_clock::time_point start) {
   std::string reason;
-  if (options_.max_rounds > 0 && round_ >= options_.max_rounds) {
-    reason = "simulated-round limit of " + std::to_string(options_.max_rounds) + " reached";
-  } else if (options_.max_wall_time_s > 0 &&
+  if (budget_.max_rounds > 0 && round_ >= budget_.max_rounds) {
+    reason = "simulated-round limit of " + std::to_string(budget_.max_rounds) + " reached";
+  } else if (budget_.max_wall_time_s > 0 &&
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-                 options_.max_wall_time_s) {
+                 budget_.max_wall_time_s) {
     reason = "wall-time limit reached";
   }
   if (reason.empty()) return false;
@@ -473,39 +476,40 @@ SimulationResult Engine::Run() {
 
 SimulationResult Simulate(const Trace& trace, const ClusterThroughputs& throughputs,
                           RoundScheduler& scheduler, const SimulationOptions& options,
-                          const RoundObserver& observer) {
-  Engine engine(trace, throughputs, scheduler, options, observer);
+                          const RoundObserver& observer, const RunBudget& budget) {
+  Engine engine(trace, throughputs, scheduler, options, observer, budget);
   return engine.Run();
 }
 
 SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
                           RoundScheduler& scheduler, const SimulationOptions& options,
-                          const RoundObserver& observer) {
+                          const RoundObserver& observer, const RunBudget& budget) {
   options.Validate();
   // A non-owning pointer: `throughputs` outlives the call.
   const ClusterThroughputs cluster = ClusterThroughputs::Homogeneous(
       std::shared_ptr<const ThroughputSource>(std::shared_ptr<void>(), &throughputs),
       options.num_gpus);
-  return Simulate(trace, cluster, scheduler, options, observer);
+  return Simulate(trace, cluster, scheduler, options, observer, budget);
 }
 
 RoundSimulation::RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSource> throughputs,
                                  std::unique_ptr<RoundScheduler> scheduler,
-                                 const SimulationOptions& options)
+                                 const SimulationOptions& options, const RunBudget& budget)
     : RoundSimulation(std::move(trace),
                       ClusterThroughputs::Homogeneous(std::move(throughputs), options.num_gpus),
-                      std::move(scheduler), options) {}
+                      std::move(scheduler), options, budget) {}
 
 RoundSimulation::RoundSimulation(Trace trace, ClusterThroughputs throughputs,
                                  std::unique_ptr<RoundScheduler> scheduler,
-                                 const SimulationOptions& options)
+                                 const SimulationOptions& options, const RunBudget& budget)
     : trace_(std::move(trace)),
       throughputs_(std::move(throughputs)),
       scheduler_(std::move(scheduler)),
-      options_(options) {}
+      options_(options),
+      budget_(budget) {}
 
 SimulationResult RoundSimulation::Run(const RoundObserver& observer) {
-  return Simulate(trace_, throughputs_, *scheduler_, options_, observer);
+  return Simulate(trace_, throughputs_, *scheduler_, options_, observer, budget_);
 }
 
 }  // namespace adaptsim

@@ -81,6 +81,10 @@ void BindIntervalPolicyView(py::module_& module) {
       .def_readonly("now_s", &IntervalClusterView::now_s, "simulated time, s")
       .def_readonly("num_nodes", &IntervalClusterView::num_nodes, "nodes of the cluster")
       .def_readonly("gpus_per_node", &IntervalClusterView::gpus_per_node, "GPUs per node")
+      .def_readonly("interval_s", &IntervalClusterView::interval_s,
+                    "the engine's scheduling interval, s")
+      .def_readonly("restart_delay_s", &IntervalClusterView::restart_delay_s,
+                    "the engine's time without progress after each (re)allocation, s")
       .def_property_readonly(
           "jobs",
           [](const IntervalClusterView& cluster) {

@@ -68,46 +68,48 @@ std::string FileSha256Hex(const std::string& path) {
   return sha.HexDigest();
 }
 
-std::string ChecksumFilePath(const std::string& path) {
-  return path + ".sha256";
-}
-
-std::size_t MergeResultsWithChecksum(const std::string& out, const MergeOptions& options) {
-  for (const std::string& source : options.sources) RequireMatchingChecksum(source);
+std::size_t MergeResultsWithChecksum(const OutputPaths& out, const MergeOptions& options) {
+  for (const std::string& source : options.sources) RequireMatchingChecksum(OutputPaths(source));
   const std::size_t count = MergeResults(out, options);
   WriteChecksumFile(out);
   return count;
 }
 
-void WriteChecksumFile(const std::string& path) {
-  const std::string line =
-      FileSha256Hex(path) + "  " + std::filesystem::path(path).filename().string() + "\n";
-  WriteShardImage(ChecksumFilePath(path), std::vector<unsigned char>(line.begin(), line.end()));
+void WriteResultsWithChecksum(const OutputPaths& out, const TaskRecord& record,
+                              const Provenance& provenance) {
+  WriteResults(out, record, provenance);
+  WriteChecksumFile(out);
 }
 
-ChecksumCheck CheckChecksumFile(const std::string& path) {
+void WriteChecksumFile(const OutputPaths& out) {
+  const std::string line = FileSha256Hex(out.results()) + "  " +
+                           std::filesystem::path(out.results()).filename().string() + "\n";
+  WriteShardImage(out.checksum(), std::vector<unsigned char>(line.begin(), line.end()));
+}
+
+ChecksumCheck CheckChecksumFile(const OutputPaths& file) {
   ChecksumCheck check;
-  std::ifstream in(ChecksumFilePath(path));
+  std::ifstream in(file.checksum());
   if (!in) return check;
   check.recorded = true;
   std::string recorded;
   in >> recorded;
-  const std::string actual = FileSha256Hex(path);
+  const std::string actual = FileSha256Hex(file.results());
   check.matches = recorded == actual;
   if (!check.matches) {
     std::error_code error;
-    check.problem = "its SHA-256 is " + actual + ", " + ChecksumFilePath(path) + " recorded " +
+    check.problem = "its SHA-256 is " + actual + ", " + file.checksum() + " recorded " +
                     (recorded.size() == 64 ? recorded : "no digest") + " (" +
-                    std::to_string(std::filesystem::file_size(path, error)) +
+                    std::to_string(std::filesystem::file_size(file.results(), error)) +
                     " bytes on disk: truncated or altered)";
   }
   return check;
 }
 
-void RequireMatchingChecksum(const std::string& path) {
-  const ChecksumCheck check = CheckChecksumFile(path);
+void RequireMatchingChecksum(const OutputPaths& file) {
+  const ChecksumCheck check = CheckChecksumFile(file);
   if (check.recorded && !check.matches) {
-    throw StoreError("'" + path + "' does not match " + ChecksumFilePath(path) + ": " +
+    throw StoreError("'" + file.results() + "' does not match " + file.checksum() + ": " +
                      check.problem);
   }
 }

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -18,8 +17,6 @@
 
 namespace adaptsim {
 namespace {
-
-namespace fs = std::filesystem;
 
 /// "host H, pid P, started T" from the lock file's JSON, or why it cannot be told.
 std::string Holder(int fd) {
@@ -47,9 +44,9 @@ std::string HolderRecord() {
 
 }  // namespace
 
-OutputLock::OutputLock(const std::string& out_path) : path_(out_path + ".lock") {
-  fs::path folder = fs::path(out_path).parent_path();
-  std::string folder_name = folder.empty() ? std::string(".") : folder.string();
+OutputLock::OutputLock(const OutputPaths& out) : path_(out.lock()) {
+  const std::string& out_path = out.results();
+  const std::string& folder_name = out.folder();
   // Open, lock, then check that the name still leads to the locked file: a holder that ends
   // deletes the file, and a lock taken on a deleted file would protect nothing.
   for (int attempt = 0; attempt < 100; ++attempt) {

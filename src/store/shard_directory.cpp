@@ -10,19 +10,19 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/checksum.hpp"
 #include "adaptsim/content_hash.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/utc_timestamp.hpp"
 
 namespace adaptsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr char kManifest[] = "manifest.jsonl";
 
 /// A shard's file name: 32 hex digits + ".h5".
 bool IsShardName(const std::string& name) {
@@ -44,16 +44,10 @@ std::string SystemError() {
 
 }  // namespace
 
-ShardDirectory::ShardDirectory(const std::string& out_path) : dir_(out_path + ".shards") {}
-
-ShardDirectory ShardDirectory::InFolder(const std::string& folder) {
-  ShardDirectory shards("");
-  shards.dir_ = folder;
-  return shards;
-}
+ShardDirectory::ShardDirectory(std::string folder) : dir_(std::move(folder)) {}
 
 std::vector<std::string> ShardFiles(const std::string& folder, std::vector<std::string>* skipped) {
-  ShardDirectory shards = ShardDirectory::InFolder(folder);
+  ShardDirectory shards(folder);
   for (const CorruptShard& shard : shards.Verify(/*quarantine=*/false)) {
     if (skipped == nullptr) continue;
     std::string tasks;
@@ -71,13 +65,13 @@ void ShardDirectory::Open() {
   fs::create_directories(dir_, error);
   if (error) throw StoreError("cannot create '" + dir_ + "': " + error.message());
   for (const auto& entry : fs::directory_iterator(dir_)) {
-    if (entry.path().filename().string().find(".tmp.") != std::string::npos) {
+    if (IsTemporaryName(entry.path().filename().string())) {
       fs::remove(entry.path(), error);
     }
   }
   // The folder must take new files (a read-only file system or folder fails here, before any
   // task runs, rather than when the first result arrives).
-  std::string path = (fs::path(dir_) / kManifest).string();
+  const std::string path = ShardManifestPath(dir_);
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw StoreError("cannot write in '" + dir_ + "': " + SystemError());
   ::close(fd);
@@ -91,7 +85,7 @@ void ShardDirectory::RemoveAll() {
 
 std::vector<ShardDirectory::Line> ShardDirectory::ReadManifest() const {
   std::vector<Line> lines;
-  std::ifstream manifest(fs::path(dir_) / kManifest);
+  std::ifstream manifest(ShardManifestPath(dir_));
   std::string text;
   while (std::getline(manifest, text)) {
     nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -279,6 +273,7 @@ void ShardDirectory::Adopt(const std::vector<TaskRecord>& records, const StoredS
 
 void ShardDirectory::AppendManifest(const std::vector<TaskRecord>& records,
                                     const std::string& shard, const std::string& sha256) {
+  rejected_.erase(shard);  // written again under a name Verify rejected: the new file counts
   std::string text;
   const std::string now = UtcTimestamp();
   for (const TaskRecord& record : records) {
@@ -293,7 +288,7 @@ void ShardDirectory::AppendManifest(const std::vector<TaskRecord>& records,
                             {"shard", shard}};
     text += entry.dump() + "\n";
   }
-  std::string path = (fs::path(dir_) / kManifest).string();
+  const std::string path = ShardManifestPath(dir_);
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw StoreError("cannot open '" + path + "': " + SystemError());
   struct stat before {};

@@ -15,7 +15,7 @@
 // round trip to rank 0. A worker returns its results together, when its queue runs empty, every
 // --shard-interval (SweepCommandOptions::shard_interval_s), or when told to stop: a killed batch
 // loses only tasks not yet sent. Workers encode the results they send together as one HDF5 file
-// image (store.hpp EncodeShard). A worker that sees rank 0's shard folder (SharedShardFolder)
+// image (store.hpp EncodeShard). A worker that sees rank 0's shard folder (WorkerShardFolder)
 // writes that image as a shard itself and sends only its name and SHA-256; otherwise (or when
 // its write fails) it sends the image, without blocking, and rank 0 writes it. Rank 0 alone
 // appends the manifest lines and writes the merged file (shard_directory.hpp). Nobody waits in
@@ -44,6 +44,7 @@
 
 #include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/sweep_command.hpp"
 #include "exit_status.hpp"
 #include "mpi_farm.hpp"
@@ -81,14 +82,14 @@ constexpr int kExitNothingToRun = -1;  ///< broadcast code: dry run done, all ra
 
 struct TaskMessage {
   int index = 0;
-  std::string config_json;
-  double max_wall_time_s = 0.0;
+  std::string config_json;  ///< TaskConfig::ToJson()
+  RunBudget budget;         ///< the sweep's --task-timeout*, beside the configuration
   double grace_s = 0.0;
   int detail = static_cast<int>(ResultDetail::kFull);  ///< ResultDetail of the shard
 
   template <typename Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar& index& config_json& max_wall_time_s& grace_s& detail;
+    ar& index& config_json& budget.max_rounds& budget.max_wall_time_s& grace_s& detail;
   }
 };
 using TaskMessages = std::vector<TaskMessage>;
@@ -107,7 +108,7 @@ using ResultMessages = std::vector<ResultMessage>;
 
 /// Results a worker sends together. With a `shard` name the worker wrote its tasks that were
 /// not cancelled, in this order, as that shard itself (it shares rank 0's folder,
-/// SharedShardFolder); with image_bytes > 0 it encoded them as one shard image (sent next, tag
+/// WorkerShardFolder); with image_bytes > 0 it encoded them as one shard image (sent next, tag
 /// kTagShard) for rank 0 to write. Either way their `result`s hold only status, message, summary
 /// metrics, statistics and wall time; otherwise every `result` is complete (cancelled, or the
 /// worker could not encode).
@@ -174,9 +175,8 @@ class Root {
       : plan_(plan),
         options_(options),
         signals_(signals),
-        shards_(options.out_path),
         progress_(stderr, plan.pending.size(), PendingCost(plan), options.quiet) {
-    shards_.Open();
+    plan_.shards.Open();
   }
 
   /// Stores results as one shard (cancelled tasks are dropped: they rerun on resume). A
@@ -202,9 +202,9 @@ class Root {
     }
     if (records.empty()) return;
     if (stored.name.empty()) {
-      shards_.Write(records, plan_.provenance, image);
+      plan_.shards.Write(records, plan_.provenance, image);
     } else {
-      shards_.Adopt(records, stored);
+      plan_.shards.Adopt(records, stored);
       ++worker_shards_;
     }
     ++shards_written_;
@@ -231,7 +231,7 @@ class Root {
   void SetRunning(int running) { progress_.SetRunning(running); }
   TaskMessage Message(int index) {
     const TaskConfig& config = plan_.tasks.at(index).config;
-    return {index, config.ToJson().dump(), config.simulation.max_wall_time_s, options_.grace_s,
+    return {index, config.ToJson().dump(), plan_.budget, options_.grace_s,
             static_cast<int>(plan_.detail)};
   }
   /// The next batch for a worker: pending tasks from `next` (advanced past them).
@@ -257,17 +257,15 @@ class Root {
     return cost;
   }
 
-  ShardDirectory shards_;
   TaskBatcher batcher_;
   Progress progress_;
   SweepReport report_;
   Clock::time_point start_ = Clock::now();
   double cpu_start_ = ProcessCpuSeconds();
   double task_time_sum_ = 0;
-  double store_time_sum_ = 0;
+  double store_time_sum_ = 0;       ///< workers' time storing results (one rank: writing shards)
   std::size_t shards_written_ = 0;  ///< shards of this run
-  std::size_t worker_shards_ = 0;   ///< of them, written by the worker that ran the tasks  ///<
-                                    ///< workers' time storing results (one rank: writing shards)
+  std::size_t worker_shards_ = 0;   ///< of them, written by the worker that ran the tasks
   std::size_t batches_ = 0;  ///< task messages sent to workers (0 when rank 0 runs the tasks)
   std::optional<Clock::time_point> stop_time_;
 };
@@ -290,9 +288,9 @@ int Root::Finish(int workers) {
       {"run_worker_busy_fraction",
        wall > 0 ? (task_time_sum_ + store_time_sum_) / (workers * wall) : 0.0}};
   Clock::time_point merge_start = Clock::now();
-  std::size_t stored = MergeSweep(plan_, shards_, statistics);
+  std::size_t stored = MergeSweep(plan_, statistics);
   double merge_wall = Seconds(Clock::now() - merge_start);
-  FinishShards(plan_, shards_, options_.keep_shards, options_.quiet);
+  FinishShards(plan_, options_.keep_shards, options_.quiet);
   report_.PrintTable(stdout);
   std::size_t remaining = plan_.pending.size() - progress_.done();
   if (!options_.quiet) {
@@ -302,7 +300,7 @@ int Root::Finish(int workers) {
                  "wall); merge %.2f s; %s holds %zu of %zu tasks\n",
                  progress_.done(), wall, workers, statistics["run_batches"],
                  statistics["run_parallel_efficiency"], statistics["run_worker_busy_fraction"], cpu,
-                 wall > 0 ? 100 * cpu / wall : 0.0, merge_wall, plan_.out_path.c_str(), stored,
+                 wall > 0 ? 100 * cpu / wall : 0.0, merge_wall, plan_.out.results().c_str(), stored,
                  plan_.tasks.size());
   }
   if (stop_time_) {
@@ -333,8 +331,8 @@ void RunLocally(Root& root) {
     if (root.Stopping()) break;
     root.SetRunning(1);
     if (unsaved.empty()) first_unsaved = Clock::now();
-    unsaved.push_back(
-        {index, RunTaskCaught(root.plan_.tasks[index].config, std::ref(check), &root.inputs_)});
+    unsaved.push_back({index, RunTaskCaught(root.plan_.tasks[index].config, root.plan_.budget,
+                                            std::ref(check), &root.inputs_)});
     if (Seconds(Clock::now() - first_unsaved) >= root.options_.shard_interval_s) {
       StoreLocally(root, unsaved);
     }
@@ -511,9 +509,8 @@ class Worker {
   /// record, to be encoded with the others).
   void RunOne(const TaskMessage& message) {
     TaskConfig config = TaskConfig::FromJson(nlohmann::json::parse(message.config_json));
-    config.simulation.max_wall_time_s = message.max_wall_time_s;
     CancelCheck check(signals_, message.grace_s, &world_);
-    SimulationResult result = RunTaskCaught(config, std::ref(check), &inputs_);
+    SimulationResult result = RunTaskCaught(config, message.budget, std::ref(check), &inputs_);
     if (check.root_cancelled()) drain_ = true;
     if (result.status == TaskStatus::kCancelled) {
       unsent_.push_back({message.index, std::move(result)});
@@ -625,21 +622,22 @@ int RunSweepCommand(const SweepCommandOptions& options) {
   return RunSweepFarm(options, world, signals);
 }
 
-/// Whether this worker sees rank 0's shard folder (the same file system), so that it can write
-/// its shards itself and rank 0 only logs them: rank 0 writes a random token into a temporary
-/// file in the folder and every worker reads it back. Collective; false on rank 0. A worker
-/// that does not see the file (node-local disks) sends its shard images to rank 0 instead.
-bool SharedShardFolder(const SweepCommandOptions& options, const mpi::communicator& world) {
-  std::string token, probe;
+/// The shard folder a worker writes its shards into itself: rank 0's `shards` when the worker
+/// sees that folder (the same file system), so that rank 0 only logs them; "" when it does not
+/// (node-local disks: it sends its shard images to rank 0 instead) and on rank 0. Rank 0 writes
+/// a random token into a temporary file in the folder and every worker reads it back; the
+/// folder's name comes from rank 0, so a worker needs no --out of its own. Collective; `shards`
+/// is read on rank 0 only.
+std::string WorkerShardFolder(ShardDirectory* shards, const mpi::communicator& world) {
+  std::string token, probe, folder;
   if (world.rank() == 0) {
     try {
-      ShardDirectory shards(options.out_path);
-      shards.Open();
+      shards->Open();
       std::random_device random;
       token = std::to_string(random()) + "-" + std::to_string(random()) + "-" +
               std::to_string(::getpid());
-      probe = (std::filesystem::path(shards.dir()) / (".probe.tmp." + std::to_string(::getpid())))
-                  .string();
+      probe = TemporaryPath((std::filesystem::path(shards->dir()) / ".probe").string());
+      folder = shards->dir();
       std::ofstream(probe) << token << "\n";
     } catch (const std::exception&) {
       token.clear();  // rank 0 stores everything, as it reports when it fails
@@ -647,6 +645,7 @@ bool SharedShardFolder(const SweepCommandOptions& options, const mpi::communicat
   }
   boost::mpi::broadcast(world, token, 0);
   boost::mpi::broadcast(world, probe, 0);
+  boost::mpi::broadcast(world, folder, 0);
   bool shared = false;
   if (world.rank() != 0 && !token.empty()) {
     std::ifstream in(probe);
@@ -658,7 +657,7 @@ bool SharedShardFolder(const SweepCommandOptions& options, const mpi::communicat
     std::error_code ignored;
     std::filesystem::remove(probe, ignored);
   }
-  return shared;
+  return shared ? folder : std::string();
 }
 
 int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& world,
@@ -672,11 +671,10 @@ int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& wo
   Provenance provenance;  // workers write it into the shards they encode
   if (world.rank() == 0) provenance = plan->provenance;
   boost::mpi::broadcast(world, provenance, 0);
-  const bool shared = world.size() > 1 && SharedShardFolder(options, world);
+  const std::string worker_folder =
+      world.size() > 1 ? WorkerShardFolder(plan ? &plan->shards : nullptr, world) : "";
   if (world.rank() != 0) {
-    Worker(world, signals, provenance, options.shard_interval_s,
-           shared ? ShardDirectory(options.out_path).dir() : std::string())
-        .Run();
+    Worker(world, signals, provenance, options.shard_interval_s, worker_folder).Run();
     return 0;
   }
   try {
@@ -691,9 +689,9 @@ int RunSweepFarm(const SweepCommandOptions& options, const mpi::communicator& wo
     // Workers may be waiting on rank 0: end the whole job rather than hang. Shards written so
     // far stay valid; rerunning resumes.
     std::fprintf(stderr,
-                 "adaptsim: error: %s\nadaptsim: the finished tasks are kept in %s.shards; rerun "
+                 "adaptsim: error: %s\nadaptsim: the finished tasks are kept in %s; rerun "
                  "the same command to resume\n",
-                 PrintableText(error.what()).c_str(), options.out_path.c_str());
+                 PrintableText(error.what()).c_str(), plan->shards.dir().c_str());
     std::fflush(stderr);
     if (world.size() == 1) return 1;  // nobody waits on a single rank
     world.abort(1);

@@ -81,19 +81,11 @@ std::vector<ReproductionSweep> Selected(const ReproduceOptions& options) {
   return selected;
 }
 
+/// The options of one sweep: the command's sweep options with the sweep's spec and results file.
 SweepCommandOptions SweepOptions(const ReproduceOptions& options, const ReproductionSweep& sweep) {
-  SweepCommandOptions sweep_options;
+  SweepCommandOptions sweep_options = options.sweep;
   sweep_options.spec_path = (fs::path(options.experiments_dir) / sweep.spec_file).string();
   sweep_options.out_path = (fs::path(options.out_dir) / (sweep.name + ".h5")).string();
-  sweep_options.quiet = options.quiet;
-  sweep_options.force = options.force;
-  sweep_options.retry_failed = options.retry_failed;
-  sweep_options.dry_run = options.dry_run;
-  sweep_options.grace_s = options.grace_s;
-  sweep_options.task_timeout_s = options.task_timeout_s;
-  sweep_options.detail = options.detail;
-  sweep_options.keep_shards = options.keep_shards;
-  sweep_options.argv = options.argv;
   return sweep_options;
 }
 
@@ -141,7 +133,8 @@ int RunProgram(const std::vector<std::string>& argv) {
   throw std::runtime_error(argv[0] + " died of signal " + std::to_string(WTERMSIG(status)));
 }
 
-/// Rank 0 after the sweeps: figures and reproduction.md.
+/// Rank 0 after the sweeps: figures and reproduction.md. The script computes the figures' tables
+/// with this very binary (`adaptsim report --format json`, docs/analysis.md).
 int Report(const ReproduceOptions& options) {
   std::vector<std::string> argv = {
       options.python,
@@ -154,8 +147,10 @@ int Report(const ReproduceOptions& options) {
           ? (fs::path(options.experiments_dir) / "paper_numbers.toml").string()
           : options.paper_numbers,
       "--data",
-      DataDir(options)};
-  if (!options.quiet) {
+      DataDir(options),
+      "--adaptsim",
+      fs::read_symlink("/proc/self/exe").string()};
+  if (!options.sweep.quiet) {
     std::string line;
     for (const std::string& arg : argv) line += (line.empty() ? "" : " ") + arg;
     std::fprintf(stderr, "adaptsim: reproduce %s: figures and report: %s\n", options.paper.c_str(),
@@ -198,14 +193,15 @@ int RunReproduceCommand(const ReproduceOptions& options) {
   std::size_t count = sweeps.size();
   boost::mpi::broadcast(world, count, 0);
   for (std::size_t i = 0; i < count; ++i) {
-    if (world.rank() == 0 && !options.quiet) {
+    if (world.rank() == 0 && !options.sweep.quiet) {
       std::fprintf(stderr, "adaptsim: reproduce %s: sweep %zu/%zu %s (%s) -> %s\n",
                    options.paper.c_str(), i + 1, count, sweeps[i].name.c_str(),
                    sweeps[i].what.c_str(), SweepOptions(options, sweeps[i]).out_path.c_str());
     }
-    // Workers read no options: their tasks (and the grace time) come from rank 0.
+    // Workers read only their --shard-interval: their tasks (and the grace time) and the shard
+    // folder come from rank 0.
     SweepCommandOptions sweep_options =
-        world.rank() == 0 ? SweepOptions(options, sweeps[i]) : SweepCommandOptions{};
+        world.rank() == 0 ? SweepOptions(options, sweeps[i]) : options.sweep;
     code = RunSweepFarm(sweep_options, world, signals);
     if (code != 0) return code;
     int next = world.rank() == 0 && signals.received() != 0 ? kStop : kGo;
@@ -220,7 +216,7 @@ int RunReproduceCommand(const ReproduceOptions& options) {
       return 0;
     }
   }
-  if (world.rank() != 0 || options.dry_run || options.no_report) return 0;
+  if (world.rank() != 0 || options.sweep.dry_run || options.no_report) return 0;
   try {
     return Report(options);
   } catch (const std::exception& error) {

@@ -3,56 +3,59 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
+#include "adaptsim/task_fields.hpp"
 
 namespace adaptsim {
 namespace {
 
 const std::string kProductionPrefix = "production.";
 
-/// Sets `key` = `value` on `task`; policy options are collected per policy in `options`, the
-/// `[production]` keys under "production" (ProductionSource's JSON keys).
-void Apply(const std::string& key, const nlohmann::json& value, TaskConfig& task,
-           std::map<std::string, nlohmann::json>& options) {
-  SimulationOptions& sim = task.simulation;
+/// What one row of the dimensions sets, before the task's policy is known.
+struct Row {
+  std::map<std::string, nlohmann::json> options;  ///< policy -> its options
+  nlohmann::json production;                      ///< the [production] keys given; null = none
+  /// Values of fields that apply to interval-engine tasks only (set once the policy is known).
+  std::vector<std::pair<std::string, nlohmann::json>> interval_only;
+};
+
+/// Sets `key` = `value` on `task` through the key's field (adaptsim/task_fields.hpp); policy
+/// options are collected per policy, the `[production]` keys in `row.production`.
+void Apply(const std::string& key, const nlohmann::json& value, TaskConfig& task, Row& row,
+           const std::string& context) {
   if (key.rfind(kProductionPrefix, 0) == 0) {
-    nlohmann::json& production = options["production"];
-    if (production.is_null()) production = ProductionSource{}.ToJson();  // the defaults
-    production[key.substr(kProductionPrefix.size())] = value;
-  } else if (key == "traces") {
-    task.trace_path = value.get<std::string>();
-  } else if (key == "throughputs") {
-    task.throughputs_path = value.get<std::string>();
-  } else if (key == "policies") {
-    task.policy = value.get<std::string>();
-  } else if (key == "num_gpus") {
-    sim.num_gpus = value.get<int>();
-  } else if (key == "seeds") {
-    task.seed = value.get<std::uint64_t>();
-  } else if (key == "round_duration_s") {
-    sim.round_duration_s = value.get<double>();
-  } else if (key == "deadline_factor") {
-    sim.deadline_factor = value.get<double>();
-  } else if (key == "restart_overhead_s") {
-    sim.restart_overhead_s = value.get<double>();
-  } else if (key == "restart_slack_s") {
-    sim.restart_slack_s = value.get<double>();
-  } else if (key == "allocation_reset_interval_s") {
-    sim.allocation_reset_interval_s = value.get<double>();
-  } else if (key == "max_failed_attempts") {
-    sim.max_failed_attempts = value.get<int>();
-  } else if (key == "idle_round_start") {
-    sim.idle_round_start = ParseIdleRoundStart(value.get<std::string>());
-  } else {
-    // "<policy>.<option>": the last dot, as a Python policy's name has dots of its own.
-    std::size_t dot = key.rfind('.');
-    if (dot == std::string::npos) throw InputError("sweep", 0, key, "unknown sweep key");
-    nlohmann::json& table = options[key.substr(0, dot)];
-    if (table.is_null()) table = nlohmann::json::object();
-    table[key.substr(dot + 1)] = value;
+    if (row.production.is_null()) row.production = nlohmann::json::object();
+    row.production[key.substr(kProductionPrefix.size())] = value;
+    return;
   }
+  const bool field = WithTaskField(task, key, [&](const ConfigField& declared, auto& member) {
+    if (declared.applies == Applies::kIntervalEngineOnly) {
+      row.interval_only.emplace_back(key, value);
+    } else {
+      ReadFieldJson(declared, value, member, context, key);
+    }
+  });
+  if (field) return;
+  // "<policy>.<option>": the last dot, as a Python policy's name has dots of its own.
+  std::size_t dot = key.rfind('.');
+  if (dot == std::string::npos) throw InputError(context, 0, key, "unknown sweep key");
+  nlohmann::json& table = row.options[key.substr(0, dot)];
+  if (table.is_null()) table = nlohmann::json::object();
+  table[key.substr(dot + 1)] = value;
+}
+
+/// Whether `policy` runs on the interval engine (looked up once per policy).
+bool IsIntervalPolicy(const std::string& policy, std::map<std::string, bool>& engines) {
+  auto it = engines.find(policy);
+  if (it == engines.end()) {
+    it = engines.emplace(policy, FindPolicy(policy).engine == EngineKind::kInterval).first;
+  }
+  return it->second;
 }
 
 std::string HashOf(const SweepSpec& spec, const std::string& path) {
@@ -63,6 +66,7 @@ std::string HashOf(const SweepSpec& spec, const std::string& path) {
 }  // namespace
 
 std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
+  std::map<std::string, bool> engines;  // policy -> runs on the interval engine
   std::vector<TaskConfig> tasks;
   std::set<std::string> ids;
   std::vector<std::size_t> position(spec.dimensions.size(), 0);
@@ -71,18 +75,41 @@ std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
   }
   while (true) {
     TaskConfig task;
-    std::map<std::string, nlohmann::json> options;
+    Row row;
     for (std::size_t i = 0; i < spec.dimensions.size(); ++i) {
       const SweepDimension& d = spec.dimensions[i];
       for (std::size_t k = 0; k < d.keys.size(); ++k) {
-        Apply(d.keys[k], d.rows[position[i]][k], task, options);
+        Apply(d.keys[k], d.rows[position[i]][k], task, row, spec.spec_path);
       }
     }
-    auto own = options.find(task.policy);
-    if (own != options.end()) task.policy_options = own->second;
-    auto production = options.find("production");  // no policy is named "production"
-    if (production != options.end()) {
-      task.production = ProductionSource::FromJson(production->second, spec.spec_path);
+    auto own = row.options.find(task.policy);
+    if (own != row.options.end()) {
+      // An interval engine option in the policy's table is the engine's, for this policy's tasks
+      // (docs/sweeps.md §1): the field's, not an option the policy sees.
+      for (const auto& [option, value] : own->second.items()) {
+        if (FieldInPolicyOptions(option)) {
+          row.interval_only.emplace_back(option, value);
+        } else {
+          task.policy_options[option] = value;
+        }
+      }
+    }
+    if (!row.production.is_null()) {  // the given keys over the defaults
+      WithTaskField(task, kProductionPrefix.substr(0, kProductionPrefix.size() - 1),
+                    [&](const ConfigField& declared, auto& member) {
+                      ReadFieldJson(declared, WithDefaults(member, row.production), member,
+                                    spec.spec_path, std::string(declared.key));
+                    });
+    }
+    if (!row.interval_only.empty() && IsIntervalPolicy(task.policy, engines)) {
+      for (const auto& entry : row.interval_only) {
+        // Not a structured binding: clang 14 (the fuzz preset) cannot capture one in a lambda.
+        const std::string& key = entry.first;
+        const nlohmann::json& value = entry.second;
+        WithTaskField(task, key, [&](const ConfigField& declared, auto& member) {
+          ReadFieldJson(declared, value, member, spec.spec_path, key);
+        });
+      }
     }
     task.trace_hash = HashOf(spec, task.trace_path);
     task.throughputs_hash = HashOf(spec, task.throughputs_path);

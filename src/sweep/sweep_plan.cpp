@@ -8,6 +8,7 @@
 #include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/sweep.hpp"
+#include "adaptsim/task_fields.hpp"
 
 namespace adaptsim {
 namespace {
@@ -19,14 +20,15 @@ using Stored = ShardDirectory::Stored;
 
 /// Every task in an existing --out (an ok task there holds at least /meta@detail, MergeResults);
 /// empty (and `readable` false) when it cannot be read.
-std::map<std::string, Stored> ReadOldOut(const std::string& path, bool& readable) {
+std::map<std::string, Stored> ReadOldOut(const OutputPaths& out, bool& readable) {
   std::map<std::string, Stored> done;
   readable = false;
+  const std::string& path = out.results();
   if (!fs::exists(path)) return done;
   try {
     // A file that does not match the checksum the sweep recorded is not handed to HDF5, which
     // may crash on corrupted bytes (docs/reliability.md, "Not fixed in adaptsim: libhdf5").
-    const ChecksumCheck check = CheckChecksumFile(path);
+    const ChecksumCheck check = CheckChecksumFile(out);
     if (check.recorded && !check.matches) {
       std::fprintf(stderr, "adaptsim: warning: ignoring %s: %s; tasks not in a shard run again\n",
                    path.c_str(), check.problem.c_str());
@@ -114,34 +116,23 @@ void SweepCommandOptions::Validate() const {
 SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   options.Validate();
   SweepSpec spec = LoadSweepSpec(options.spec_path);
-  fs::path out(options.out_path);
-  if (out.has_parent_path() && !fs::is_directory(out.parent_path())) {
-    throw InputError(
-        options.out_path, 0, "--out",
-        "folder '" + out.parent_path().string() + "' does not exist or is not a folder");
-  }
-  if (fs::is_directory(out)) {
-    throw InputError(options.out_path, 0, "--out", "is a folder; --out names the results file");
-  }
-  SweepPlan plan;
-  if (!options.dry_run) plan.lock = std::make_shared<OutputLock>(options.out_path);
+  SweepPlan plan{OutputPaths(options.out_path)};
+  plan.out.CheckTarget();
+  if (!options.dry_run) plan.lock = std::make_shared<OutputLock>(plan.out);
   plan.name = spec.name;
-  plan.out_path = options.out_path;
   plan.detail = options.detail.value_or(spec.detail.value_or(kDefaultSweepDetail));
   plan.provenance = Provenance{options.argv, rank_count, spec.name, options.spec_path, plan.detail};
-  ShardDirectory shards(options.out_path);
   if (options.force && !options.dry_run) {
-    shards.RemoveAll();
-    fs::remove(out);
-    fs::remove(ChecksumFilePath(out));
+    plan.shards.RemoveAll();
+    fs::remove(plan.out.results());
+    fs::remove(plan.out.checksum());
   }
-  if (!options.dry_run) shards.Open();  // a folder that takes no file fails before any task
-  std::vector<CorruptShard> corrupt = shards.Verify(/*quarantine=*/!options.dry_run);
-  std::map<std::string, Stored> done = ReadOldOut(options.out_path, plan.merge_old_out);
-  for (const auto& [id, stored] : shards.Newest()) done[id] = stored;  // shards are newer
+  if (!options.dry_run) plan.shards.Open();  // a folder that takes no file fails before any task
+  std::vector<CorruptShard> corrupt = plan.shards.Verify(/*quarantine=*/!options.dry_run);
+  std::map<std::string, Stored> done = ReadOldOut(plan.out, plan.merge_old_out);
+  for (const auto& [id, stored] : plan.shards.Newest()) done[id] = stored;  // shards are newer
+  plan.budget = RunBudget{options.task_timeout_rounds, options.task_timeout_s};
   for (TaskConfig& config : ExpandSweep(spec)) {
-    config.simulation.max_wall_time_s = options.task_timeout_s;
-    config.simulation.max_rounds = options.task_timeout_rounds;
     PlannedTask task{config, config.Id(), ExpectedCost(spec, config), std::nullopt};
     auto it = done.find(task.id);
     if (it != done.end()) task.state = it->second.status;
@@ -174,37 +165,40 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     if (t.config.production) {
       production.append("[").append(ProductionLabel(*t.config.production)).append("] ");
     }
+    // As stored (and in /summary): with the interval engine's options.
+    const nlohmann::json options = t.config.ToJson().at(std::string(kPolicyOptionsKey));
+    const std::string options_text = options.empty() ? "" : options.dump();
     std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s\n", i, t.id.c_str(),
                  t.config.policy.c_str(), t.config.simulation.num_gpus,
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
                  fs::path(t.config.trace_path).filename().c_str(), production.c_str(),
-                 t.config.policy_options.empty() ? "" : t.config.policy_options.dump().c_str());
+                 options_text.c_str());
   }
   std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f; detail %s\n",
                plan.tasks.size(), plan.pending.size(), pending, total,
                std::string(ToString(plan.detail)).c_str());
 }
 
-std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
-                       const std::map<std::string, double>& statistics) {
+std::size_t MergeSweep(const SweepPlan& plan, const std::map<std::string, double>& statistics) {
   MergeOptions merge;
-  if (plan.merge_old_out) merge.sources.push_back(plan.out_path);
-  for (const std::string& path : shards.ShardPaths()) merge.sources.push_back(path);
+  if (plan.merge_old_out) merge.sources.push_back(plan.out.results());
+  for (const std::string& path : plan.shards.ShardPaths()) merge.sources.push_back(path);
   for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
     merge.select[plan.tasks[i].id] = static_cast<int>(i);
   }
   merge.provenance = plan.provenance;
   merge.statistics = statistics;
-  return MergeResultsWithChecksum(plan.out_path, merge);
+  return MergeResultsWithChecksum(plan.out, merge);
 }
 
-bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet) {
+bool FinishShards(SweepPlan& plan, bool keep, bool quiet) {
+  ShardDirectory& shards = plan.shards;
   std::set<std::string> ids;  // every task in a shard
   std::vector<std::string> missing;
   std::string failure;
   try {
     for (const auto& [id, status] : shards.Finished()) ids.insert(id);
-    missing = MissingTasks(plan.out_path, ids);
+    missing = MissingTasks(plan.out.results(), ids);
   } catch (const StoreError& error) {
     failure = error.what();
   }
@@ -215,14 +209,14 @@ bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool
   }
   if (!failure.empty()) {
     std::fprintf(stderr, "adaptsim: warning: %s not verified: %s; keeping %s\n",
-                 plan.out_path.c_str(), failure.c_str(), shards.dir().c_str());
+                 plan.out.results().c_str(), failure.c_str(), shards.dir().c_str());
     return false;
   }
   if (keep) return true;
   shards.RemoveAll();
   if (!quiet) {
     std::fprintf(stderr, "adaptsim: %s verified (%zu task(s) of the shards in it); removed %s\n",
-                 plan.out_path.c_str(), ids.size(), shards.dir().c_str());
+                 plan.out.results().c_str(), ids.size(), shards.dir().c_str());
   }
   return true;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "adaptsim/output_lock.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/shard_directory.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/sweep_command.hpp"
@@ -17,7 +18,7 @@
 namespace adaptsim {
 
 struct PlannedTask {
-  TaskConfig config;                ///< budgets (--task-timeout*) applied
+  TaskConfig config;
   std::string id;                   ///< config.Id()
   double cost = 0;                  ///< ExpectedCost
   std::optional<TaskStatus> state;  ///< the stored status; none when the task never ran (an ok
@@ -25,9 +26,13 @@ struct PlannedTask {
 };
 
 struct SweepPlan {
+  explicit SweepPlan(const OutputPaths& out_paths) : out(out_paths), shards(out.shards()) {}
+
+  OutputPaths out;        ///< --out and every path derived from it
+  ShardDirectory shards;  ///< `out.shards()`: where the results of this run are stored
   std::string name;
-  std::string out_path;
   std::vector<PlannedTask> tasks;  ///< expansion order; the position is the task_index
+  RunBudget budget;                ///< --task-timeout, --task-timeout-rounds: every task's
   std::vector<int> pending;        ///< indices into `tasks` to run now, in dispatch order
   Provenance provenance;
   ResultDetail detail = kDefaultSweepDetail;  ///< --detail, else the spec's, else the default
@@ -50,14 +55,13 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count);
 /// and totals.
 void PrintDryRun(const SweepPlan& plan, std::FILE* out);
 
-/// Merges the sweep's finished tasks (old --out first, then shards) into --out with
-/// `statistics` in /meta. Returns the number of tasks in the file.
-std::size_t MergeSweep(const SweepPlan& plan, const ShardDirectory& shards,
-                       const std::map<std::string, double>& statistics);
+/// Merges the sweep's finished tasks (old --out first, then plan.shards) into --out with
+/// `statistics` in /meta, and writes its checksum file. Returns the number of tasks in the file.
+std::size_t MergeSweep(const SweepPlan& plan, const std::map<std::string, double>& statistics);
 
 /// After MergeSweep: re-opens --out and checks that every shard's task is in it (summary row and
 /// task group). Verified and not `keep`: deletes the shard folder. Not verified: keeps it and
 /// prints why on stderr (never loses a result). Returns whether --out was verified.
-bool FinishShards(const SweepPlan& plan, ShardDirectory& shards, bool keep, bool quiet);
+bool FinishShards(SweepPlan& plan, bool keep, bool quiet);
 
 }  // namespace adaptsim

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "adaptsim/display_names.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/labels.hpp"
 
 namespace adaptsim {
 namespace {
@@ -38,6 +38,7 @@ void SweepReport::PrintTable(std::FILE* out) const {
     tasks.push_back({row.policy, row.trace + "|" + std::to_string(row.num_gpus), row.options});
   }
   std::map<std::string, std::set<std::string>> varied = VariedOptions(tasks);
+  const Labels& labels = BuiltinLabels();
   bool show_trace = traces.size() > 1;
   if (show_trace) std::fprintf(out, "%-30s ", "scenario");
   std::fprintf(out, "%-36s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
@@ -46,10 +47,11 @@ void SweepReport::PrintTable(std::FILE* out) const {
   for (const Row& row : rows) {
     const SummaryMetrics& m = row.metrics;
     std::string label =
-        PolicyLabel(row.policy, row.options, varied[row.policy], row.round_duration_s);
+        labels.PolicyLabel(row.policy, row.options, varied[row.policy], row.round_duration_s);
     if (show_trace) {
       // A failed task has no job count: its trace's file name stands in.
-      std::string scenario = m.num_jobs > 0 ? ScenarioLabel(m.num_jobs, row.num_gpus) : row.trace;
+      std::string scenario =
+          m.num_jobs > 0 ? labels.ScenarioLabel(m.num_jobs, row.num_gpus) : row.trace;
       std::fprintf(out, "%-30s ", scenario.c_str());
     }
     std::fprintf(out, "%-36s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n", label.c_str(),

@@ -3,10 +3,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -16,28 +17,66 @@
 #include "adaptsim/production_source.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
+#include "adaptsim/task_fields.hpp"
+#include "adaptsim/trace.hpp"
 
 namespace adaptsim {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// Keys whose values are swept (scalar = one value, list = a dimension), in default expansion
-/// order (outermost first); policy options rank just before seeds.
-const std::vector<std::string>& AxisKeys() {
-  static const std::vector<std::string> keys = {"traces",
-                                                "throughputs",
-                                                "policies",
-                                                "num_gpus",
-                                                "round_duration_s",
-                                                "deadline_factor",
-                                                "restart_overhead_s",
-                                                "restart_slack_s",
-                                                "allocation_reset_interval_s",
-                                                "max_failed_attempts",
-                                                "idle_round_start",
-                                                "seeds"};
+/// A field swept as a table, key by key, rather than as one value: the production source
+/// ("production.<key>") and the policy options ("<policy>.<option>").
+template <typename M>
+constexpr bool kTableField =
+    std::is_same_v<M, nlohmann::json> || std::is_same_v<M, std::optional<ProductionSource>>;
+
+/// A field of the task's field list (adaptsim/task_fields.hpp) as the spec sees it.
+struct SpecKey {
+  ConfigField field;
+  int rank = 0;        ///< position among the swept fields: the default expansion order
+  bool table = false;  ///< kTableField
+};
+
+/// The sweep keys of the task's fields, in their declared (expansion) order.
+const std::vector<SpecKey>& SpecKeys() {
+  static const std::vector<SpecKey> keys = [] {
+    std::vector<SpecKey> out;
+    const TaskConfig probe;
+    VisitTaskConfigFields(probe, [&](const ConfigField& field, const auto& member) {
+      if (AxisName(field).empty()) return;
+      const bool table = kTableField<std::remove_cvref_t<decltype(member)>>;
+      out.push_back({field, static_cast<int>(out.size()), table});
+    });
+    return out;
+  }();
   return keys;
+}
+
+/// The field whose sweep key is `key` (a plain field, or a table's name); nullptr otherwise.
+const SpecKey* FindSpecKey(std::string_view key) {
+  for (const SpecKey& entry : SpecKeys()) {
+    if (AxisName(entry.field) == key) return &entry;
+  }
+  return nullptr;
+}
+
+const SpecKey& PolicyOptionsKey() {
+  return *FindSpecKey(kPolicyOptionsKey);
+}
+
+/// The sweep key of TaskConfig's member `member` (AxisName of its field), e.g. "policies" for
+/// &TaskConfig::policy.
+template <typename M>
+std::string AxisOf(M TaskConfig::*member) {
+  const TaskConfig probe;
+  std::string axis;
+  VisitTaskConfigFields(probe, [&](const ConfigField& field, const auto& visited) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(visited)>, M>) {
+      if (&visited == &(probe.*member)) axis = AxisName(field);
+    }
+  });
+  return axis;
 }
 
 int Line(const toml::node& node) {
@@ -189,18 +228,9 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
   reader.Throw(node, field, "unknown policy '" + name + "' (registered: " + known + ")");
 }
 
-/// Canonical keys of the `[production]` table: "production.<key>" (docs/sweeps.md §1.1).
+/// Canonical keys of the `[production]` table: "production.<key>" (docs/sweeps.md §1.1), the
+/// keys of ProductionSourceKeys().
 const std::string kProductionPrefix = "production.";
-
-/// The keys of `[production]`, as in ProductionSource::ToJson (`model_seed` is the model seed).
-const std::set<std::string>& ProductionKeys() {
-  static const std::set<std::string> keys = {
-      "format",           "window_start",      "window_start_s", "window_length_s",
-      "virtual_clusters", "min_duration_s",    "pollux_filter",  "skip_unsimulable",
-      "model_seed",       "mapping",           "mode_mix",       "accordion_min_duration_s",
-      "sample_jobs",      "sample_start_hour", "sample_hours"};
-  return keys;
-}
 
 double ReadNonNegativeNumber(const Reader& reader, const toml::node& node,
                              const std::string& field) {
@@ -284,34 +314,46 @@ nlohmann::json ReadProductionValue(const Reader& reader, const std::string& key,
   return ReadNonNegativeNumber(reader, node, field);  // the *_s numbers
 }
 
-/// One value of axis `key` as JSON, type- and range-checked.
-nlohmann::json ReadValue(const Reader& reader, const std::string& key, const toml::node& node,
-                         const std::string& field) {
-  if (key == "traces") return ReadPath(reader, node, field, false);
-  if (key == "throughputs") return ReadPath(reader, node, field, true);
-  if (key == "policies") return ReadPolicyName(reader, node, field);
-  if (key == "num_gpus") return ReadInteger(reader, node, field, 1);
-  if (key == "max_failed_attempts") return ReadInteger(reader, node, field, 1);
-  if (key == "seeds") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
-  if (key.rfind(kProductionPrefix, 0) == 0) {
-    return ReadProductionValue(reader, key.substr(kProductionPrefix.size()), node, field);
-  }
-  if (key.find('.') != std::string::npos) return ToJson(node);  // policy option
-  if (key == "idle_round_start") {
-    const auto* text = node.as_string();
-    if (text == nullptr) reader.WrongType(node, field, "\"reference\" or \"arrival\"");
+/// `node` as the JSON value of the field whose sweep key is `axis`, checked against the field's
+/// type and declared range (ReadFieldJson); errors point at the node.
+nlohmann::json FieldValue(const Reader& reader, const std::string& axis, const toml::node& node,
+                          const std::string& field) {
+  nlohmann::json value = ToJson(node);
+  TaskConfig scratch;
+  WithTaskField(scratch, axis, [&](const ConfigField& declared, auto& member) {
     try {
-      ParseIdleRoundStart(text->get());
+      ReadFieldJson(declared, value, member, reader.file, field);
     } catch (const InputError& error) {
       reader.Throw(node, field, BareMessage(error));
     }
-    return text->get();
+  });
+  return value;
+}
+
+/// One value of axis `key` as JSON, type- and range-checked by its field's declaration.
+nlohmann::json ReadValue(const Reader& reader, const std::string& key, const toml::node& node,
+                         const std::string& field) {
+  if (key.rfind(kProductionPrefix, 0) == 0) {
+    return ReadProductionValue(reader, key.substr(kProductionPrefix.size()), node, field);
   }
-  if (key == "round_duration_s" || key == "deadline_factor") {
-    return ReadPositiveNumber(reader, node, field);
+  const SpecKey* spec_key = FindSpecKey(key);
+  if (spec_key == nullptr) {
+    // "<policy>.<option>": an option of the policy, which checks it, or an interval engine
+    // option scoped to the policy's tasks, which its field checks.
+    const std::string option = key.substr(key.rfind('.') + 1);
+    return FieldInPolicyOptions(option) ? FieldValue(reader, option, node, field) : ToJson(node);
   }
-  if (!node.is_number()) reader.WrongType(node, field, "a number");
-  return *node.value<double>();  // other SimulationOptions: Validate() checks ranges
+  switch (spec_key->field.text) {
+    case TextKind::kFile:
+      return ReadPath(reader, node, field, false);
+    case TextKind::kFileOrFolder:
+      return ReadPath(reader, node, field, true);
+    case TextKind::kPolicy:
+      return ReadPolicyName(reader, node, field);
+    case TextKind::kText:
+      break;
+  }
+  return FieldValue(reader, key, node, field);
 }
 
 /// An axis as written: where it came from and its values.
@@ -371,8 +413,10 @@ void CollectOptions(const Reader& reader, const toml::node& node, const std::str
   }
 }
 
+/// A key of a plain field (one value per task), not a table.
 bool IsAxisKey(const std::string& key) {
-  return std::find(AxisKeys().begin(), AxisKeys().end(), key) != AxisKeys().end();
+  const SpecKey* spec_key = FindSpecKey(key);
+  return spec_key != nullptr && !spec_key->table;
 }
 
 /// Sorts a table's keys into axes: sweep keys, policy option tables (`policy_options.<p>` or a
@@ -385,7 +429,7 @@ void CollectTable(const Reader& reader, const toml::table& table, const std::str
     if (skip.count(key) > 0) continue;
     if (IsAxisKey(key)) {
       out.push_back({key, prefix + key, &node});
-    } else if (key == "policy_options") {
+    } else if (key == kPolicyOptionsKey) {
       if (!node.is_table()) reader.WrongType(node, prefix + key, "a table");
       for (const auto& [policy, options] : *node.as_table()) {
         std::string name(policy.str());
@@ -393,11 +437,11 @@ void CollectTable(const Reader& reader, const toml::table& table, const std::str
       }
     } else if (node.is_table() && IsRegisteredPolicy(key)) {
       CollectOptions(reader, node, key, prefix + key, collected, out);
-    } else if (key == "production") {
+    } else if (key + "." == kProductionPrefix) {
       if (!node.is_table()) reader.WrongType(node, prefix + key, "a table");
       for (const auto& [name_view, value] : *node.as_table()) {
         std::string name(name_view.str());
-        if (ProductionKeys().count(name) == 0) {
+        if (ProductionSourceKeys().count(name) == 0) {
           reader.Throw(value, prefix + key + "." + name, "unknown key of [production]");
         }
         out.push_back({kProductionPrefix + name, prefix + key + "." + name, &value});
@@ -460,12 +504,14 @@ void CollectZips(const Reader& reader, const toml::node& node, Collected& collec
   }
 }
 
+/// The default expansion order of a key: its field's position in the field list (a production
+/// key: the production field's; a policy option: the policy options').
 int Rank(const std::string& key) {
-  if (key == "seeds") return 1000;
-  if (key.rfind(kProductionPrefix, 0) == 0) return 0;  // with the traces they select from
-  if (key.find('.') != std::string::npos) return 500;
-  auto it = std::find(AxisKeys().begin(), AxisKeys().end(), key);
-  return static_cast<int>(it - AxisKeys().begin());
+  if (key.rfind(kProductionPrefix, 0) == 0) {
+    return FindSpecKey(kProductionPrefix.substr(0, kProductionPrefix.size() - 1))->rank;
+  }
+  const SpecKey* spec_key = FindSpecKey(key);
+  return spec_key != nullptr ? spec_key->rank : PolicyOptionsKey().rank;
 }
 
 /// Default expansion order: by the smallest rank of a dimension's keys, then key name.
@@ -503,8 +549,11 @@ void BuildDimensions(const Reader& reader, const Collected& collected, SweepSpec
     spec.dimensions.push_back(ReadZip(reader, *collected.zip_nodes[i], collected.zips[i],
                                       "zip[" + std::to_string(i) + "]"));
   }
-  for (const char* key : {"traces", "throughputs", "policies", "num_gpus"}) {
-    if (index.count(key) == 0) throw InputError(reader.file, 0, key, "missing required key");
+  for (const SpecKey& spec_key : SpecKeys()) {
+    const std::string key = AxisName(spec_key.field);
+    if (spec_key.field.required && index.count(key) == 0) {
+      throw InputError(reader.file, 0, key, "missing required key");
+    }
   }
   // A log's format is never guessed from its name: [production] needs `format`.
   const auto production = index.lower_bound(kProductionPrefix);
@@ -516,58 +565,56 @@ void BuildDimensions(const Reader& reader, const Collected& collected, SweepSpec
   SortDimensions(spec.dimensions);
 }
 
+/// An interval engine option in a policy's table (scoped to that policy's tasks) needs a policy
+/// of the interval engine, and must not be given at the top level too (one field set twice).
+void CheckScopedEngineOptions(const Reader& reader, const AxisIndex& index) {
+  for (const auto& [key, axis] : index) {
+    const std::size_t dot = key.rfind('.');
+    if (dot == std::string::npos || key.rfind(kProductionPrefix, 0) == 0) continue;
+    const std::string policy = key.substr(0, dot), option = key.substr(dot + 1);
+    if (!FieldInPolicyOptions(option)) continue;
+    if (FindPolicy(policy, reader.file).engine != EngineKind::kInterval) {
+      reader.Throw(*axis.node, axis.field,
+                   "'" + option + "' is an option of the interval engine, but policy '" + policy +
+                       "' runs on the round engine");
+    }
+    if (auto top = index.find(option); top != index.end()) {
+      reader.Throw(*axis.node, axis.field,
+                   "'" + option + "' is given twice for policy '" + policy +
+                       "' (also at the top level, as '" + top->second.field + "')");
+    }
+  }
+}
+
 /// Policy options must belong to a swept policy.
 void CheckOptionPolicies(const Reader& reader, const Collected& collected, const SweepSpec& spec) {
+  const std::string policy_axis = AxisOf(&TaskConfig::policy);
   std::set<std::string> policies;
   for (const SweepDimension& d : spec.dimensions) {
     for (std::size_t k = 0; k < d.keys.size(); ++k) {
-      if (d.keys[k] != "policies") continue;
+      if (d.keys[k] != policy_axis) continue;
       for (const auto& row : d.rows) policies.insert(row[k].get<std::string>());
     }
   }
   for (const auto& [policy, node] : collected.policy_tables) {
     if (policies.count(policy) == 0) {
       reader.Throw(*node, collected.policy_fields.at(policy),
-                   "policy '" + policy + "' is not in `policies`");
+                   "policy '" + policy + "' is not in `" + policy_axis + "`");
     }
   }
 }
 
-/// Pollux workload CSV (name,time,application,num_replicas,batch_size; docs/pollux.md): jobs and
-/// last arrival only (its durations are not in the file). Malformed rows are left to the reader
-/// of the task (pollux_workload.hpp), which names file and line.
-TraceStats ReadPolluxWorkloadStats(const std::string& path) {
-  TraceStats stats;
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++stats.num_jobs;
-    std::size_t comma = line.find(',');
-    if (comma == std::string::npos) continue;
-    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(line.c_str() + comma + 1));
+/// ExpectedCost's statistics of a task's workload, read by the one reader of its format (a
+/// `.trace`, or a Pollux workload CSV). A file that does not read has none: its tasks fail with
+/// the reader's error, naming file, line and field, when they run (docs/sweeps.md §3), and the
+/// estimate needs no more than that.
+TraceStats ReadWorkloadStats(const std::string& path) {
+  try {
+    return IsPolluxWorkload(path) ? ComputeTraceStats(ReadPolluxWorkload(path))
+                                  : ComputeTraceStats(ReadTrace(path));
+  } catch (const InputError&) {
+    return {};
   }
-  return stats;
-}
-
-TraceStats ReadTraceStats(const std::string& path) {
-  if (IsPolluxWorkload(path)) return ReadPolluxWorkloadStats(path);
-  TraceStats stats;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ++stats.num_jobs;
-    std::vector<std::string> fields;
-    std::stringstream split(line);
-    for (std::string f; std::getline(split, f, '\t');) fields.push_back(f);
-    if (fields.size() < 12) continue;
-    double scale = std::atof(fields[6].c_str()), duration = std::atof(fields[10].c_str());
-    stats.gpu_seconds += std::max(1.0, scale) * std::max(0.0, duration);
-    stats.last_arrival_s = std::max(stats.last_arrival_s, std::atof(fields[11].c_str()));
-  }
-  return stats;
 }
 
 void ReadPolicyWeights(const Reader& reader, const toml::node* node, SweepSpec& spec) {
@@ -633,13 +680,31 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
   } catch (const InputError& error) {  // ProductionSource::FromJson: field "production.<key>"
     rethrow(error, error.field(), nullptr, "");
   }
+  // An axis of the interval engine's options applies to interval-engine tasks only: one that
+  // applies to none is a mistake, as a policy's options without the policy.
+  const bool any_interval = std::any_of(tasks.begin(), tasks.end(), [](const TaskConfig& task) {
+    return FindPolicy(task.policy).engine == EngineKind::kInterval;
+  });
+  for (const SpecKey& spec_key : SpecKeys()) {
+    auto it = index.find(AxisName(spec_key.field));
+    if (any_interval || it == index.end() ||
+        spec_key.field.applies != Applies::kIntervalEngineOnly) {
+      continue;
+    }
+    reader.Throw(*it->second.node, it->second.field,
+                 "an option of the interval engine, but no policy in `policies` runs on it");
+  }
   for (const TaskConfig& task : tasks) {
     try {
       task.simulation.Validate();
     } catch (const InputError& error) {
       rethrow(error, error.field(), nullptr, "");
     }
-    if (task.production) ReadProductionStats(reader, spec, index, task);
+    if (task.production) {
+      ReadProductionStats(reader, spec, index, task);
+    } else if (spec.trace_stats.count(task.trace_path) == 0) {
+      spec.trace_stats[task.trace_path] = ReadWorkloadStats(task.trace_path);
+    }
     std::string key = task.policy + " " + task.policy_options.dump();
     if (!built.insert(key).second) continue;
     try {
@@ -647,8 +712,9 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
     } catch (const InputError& error) {
       auto table = collected.policy_tables.find(task.policy);
       const toml::node* node = table != collected.policy_tables.end() ? table->second : nullptr;
-      std::string field = node != nullptr ? collected.policy_fields.at(task.policy) : "policies";
-      if (node == nullptr && index.count("policies")) node = index.at("policies").node;
+      const std::string policy_axis = AxisOf(&TaskConfig::policy);
+      std::string field = node != nullptr ? collected.policy_fields.at(task.policy) : policy_axis;
+      if (node == nullptr && index.count(policy_axis)) node = index.at(policy_axis).node;
       rethrow(error, error.field(), node, field);
     }
   }
@@ -676,13 +742,15 @@ SweepSpec LoadSweepSpec(const std::string& path) {
   AxisIndex index;
   BuildDimensions(reader, collected, spec, index);
   CheckOptionPolicies(reader, collected, spec);
+  CheckScopedEngineOptions(reader, index);
+  // The files a task's id names by content (ConfigField::identified_by) are hashed once here.
   for (const SweepDimension& d : spec.dimensions) {
     for (std::size_t k = 0; k < d.keys.size(); ++k) {
-      if (d.keys[k] != "traces" && d.keys[k] != "throughputs") continue;
+      const SpecKey* key = FindSpecKey(d.keys[k]);
+      if (key == nullptr || key->field.identified_by.empty()) continue;
       for (const auto& row : d.rows) {
         std::string file = row[k].get<std::string>();
         if (spec.file_hashes.count(file) == 0) spec.file_hashes[file] = FileContentHash(file);
-        if (d.keys[k] == "traces") spec.trace_stats[file] = ReadTraceStats(file);
       }
     }
   }

@@ -18,37 +18,6 @@ namespace adaptsim {
 
 namespace {
 
-double EngineNumber(const nlohmann::json& options, const char* key, double fallback) {
-  auto it = options.find(key);
-  if (it == options.end()) return fallback;
-  if (!it->is_number()) throw InputError("policy_options", 0, key, "expected a number");
-  return it->get<double>();
-}
-
-IntervalSimulationOptions EngineOptions(const TaskConfig& task, int default_gpus_per_node) {
-  IntervalSimulationOptions options;
-  options.gpus_per_node = default_gpus_per_node;
-  const nlohmann::json& o = task.policy_options;
-  options.interval_s = EngineNumber(o, "interval_s", options.interval_s);
-  options.restart_delay_s = EngineNumber(o, "restart_delay_s", options.restart_delay_s);
-  options.interference_slowdown = EngineNumber(o, "interference", options.interference_slowdown);
-  const double per_node = EngineNumber(o, "gpus_per_node", options.gpus_per_node);
-  if (per_node != std::floor(per_node) || per_node < 1 || per_node > 9) {
-    throw InputError("policy_options", 0, "gpus_per_node", "must be an integer in [1, 9]");
-  }
-  options.gpus_per_node = static_cast<int>(per_node);
-  if (task.simulation.num_gpus % options.gpus_per_node != 0) {
-    throw InputError(
-        "task", 0, "num_gpus",
-        "must be a multiple of gpus_per_node (" + std::to_string(options.gpus_per_node) + ")");
-  }
-  options.num_nodes = task.simulation.num_gpus / options.gpus_per_node;
-  options.max_intervals = task.simulation.max_rounds;
-  options.max_wall_time_s = task.simulation.max_wall_time_s;
-  options.Validate();
-  return options;
-}
-
 std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const TaskConfig& task) {
   PolicyInstance policy = MakePolicy(task.policy, task.policy_options, "policy_options", task.seed);
   auto* interval = std::get_if<std::unique_ptr<IntervalPolicy>>(&policy);
@@ -57,9 +26,10 @@ std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const TaskConfig& task) {
 }
 
 /// A Pollux workload CSV and its profile folder.
-std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task) {
+std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task,
+                                                         const RunBudget& budget) {
   const IntervalSimulationOptions options =
-      EngineOptions(task, IntervalSimulationOptions{}.gpus_per_node);
+      task.interval.Resolve(task.simulation.num_gpus, IntervalSimulationOptions{}.gpus_per_node);
   auto apps = std::make_unique<PolluxApplications>(task.throughputs_path);
   // A production log becomes a workload by the artifact's rule (docs/production.md).
   std::map<std::string, std::int64_t> statistics;
@@ -67,7 +37,7 @@ std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task)
                                             : ReadPolluxWorkload(task.trace_path);
   CheckWorkloadAgainstProfiles(workload, *apps);
   auto simulation = std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
-                                                         MakeIntervalPolicy(task), options);
+                                                         MakeIntervalPolicy(task), options, budget);
   if (statistics.empty()) return simulation;
   return WithInputStatistics(std::move(simulation), std::move(statistics));
 }
@@ -78,9 +48,11 @@ std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task)
 /// Shockwave's T_excl.
 class PolluxTraceSimulation final : public Simulation {
  public:
-  PolluxTraceSimulation(const TaskConfig& task, Trace trace) : trace_(std::move(trace)) {
+  PolluxTraceSimulation(const TaskConfig& task, const RunBudget& budget, Trace trace)
+      : trace_(std::move(trace)) {
     const Catalogue catalogue = LoadPolluxTraceCatalogue(task.throughputs_path);
-    const IntervalSimulationOptions options = EngineOptions(task, catalogue.gpus_per_node);
+    const IntervalSimulationOptions options =
+        task.interval.Resolve(task.simulation.num_gpus, catalogue.gpus_per_node);
     auto apps = std::make_unique<PolluxApplications>("");
     // A measured table (not a .toml catalogue) also gives T_excl, as in the round engine.
     std::unique_ptr<ThroughputSource> table;
@@ -91,7 +63,7 @@ class PolluxTraceSimulation final : public Simulation {
     PolluxTraceInputs inputs = BuildPolluxTraceInputs(trace_, catalogue, *apps, table.get());
     exclusive_time_s_ = std::move(inputs.exclusive_time_s);
     engine_ = std::make_unique<IntervalSimulation>(std::move(inputs.workload), std::move(apps),
-                                                   MakeIntervalPolicy(task), options);
+                                                   MakeIntervalPolicy(task), options, budget);
   }
 
   SimulationResult Run(const RoundObserver& observer) override {
@@ -111,21 +83,23 @@ class PolluxTraceSimulation final : public Simulation {
 
 }  // namespace
 
-std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task) {
+std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task,
+                                                   const RunBudget& budget) {
   // The profile folder of the Pollux artifact holds one sub-folder per application; any other
   // throughputs input is a catalogue or measured table for a Shockwave trace.
   if (std::filesystem::is_directory(task.throughputs_path)) {
-    return MakePolluxWorkloadSimulation(task);
+    return MakePolluxWorkloadSimulation(task, budget);
   }
   if (!task.production) {
-    return std::make_unique<PolluxTraceSimulation>(task, ReadTrace(task.trace_path));
+    return std::make_unique<PolluxTraceSimulation>(task, budget, ReadTrace(task.trace_path));
   }
   // The same simulated trace as the round engine builds from the log with these throughputs.
   ProductionTrace built =
       BuildTaskProductionTrace(task, *models::LoadThroughputSource(task.throughputs_path));
   std::map<std::string, std::int64_t> statistics = InputStatisticsOf(built);
-  return WithInputStatistics(std::make_unique<PolluxTraceSimulation>(task, std::move(built.trace)),
-                             std::move(statistics));
+  return WithInputStatistics(
+      std::make_unique<PolluxTraceSimulation>(task, budget, std::move(built.trace)),
+      std::move(statistics));
 }
 
 }  // namespace adaptsim

@@ -11,15 +11,6 @@
 namespace adaptsim {
 namespace {
 
-const std::set<std::string>& Keys() {
-  static const std::set<std::string> keys = {
-      "format",           "window_start",      "window_start_s", "window_length_s",
-      "virtual_clusters", "min_duration_s",    "pollux_filter",  "skip_unsimulable",
-      "model_seed",       "mapping",           "mode_mix",       "accordion_min_duration_s",
-      "sample_jobs",      "sample_start_hour", "sample_hours"};
-  return keys;
-}
-
 /// Keys written only when the artifact-style sample is on (so earlier task ids are unchanged).
 const char* const kSampleKeys[] = {"sample_jobs", "sample_start_hour", "sample_hours"};
 
@@ -138,6 +129,15 @@ std::string ProductionLabel(const ProductionSource& source) {
   return label.str();
 }
 
+const std::set<std::string, std::less<>>& ProductionSourceKeys() {
+  static const std::set<std::string, std::less<>> keys = {
+      "format",           "window_start",      "window_start_s", "window_length_s",
+      "virtual_clusters", "min_duration_s",    "pollux_filter",  "skip_unsimulable",
+      "model_seed",       "mapping",           "mode_mix",       "accordion_min_duration_s",
+      "sample_jobs",      "sample_start_hour", "sample_hours"};
+  return keys;
+}
+
 ProductionLogFormat ParseProductionLogFormat(const std::string& text, const std::string& context,
                                              int line, const std::string& field) {
   if (text == "philly") return ProductionLogFormat::kPhilly;
@@ -176,7 +176,7 @@ ProductionSource ProductionSource::FromJson(const nlohmann::json& json,
   if (!json.is_object()) throw InputError(context, 0, "production", "expected an object");
   const Fields fields{json, context};
   for (const auto& [key, value] : json.items()) {
-    if (Keys().count(key) == 0) fields.Fail(key, "unknown field");
+    if (ProductionSourceKeys().count(key) == 0) fields.Fail(key, "unknown field");
   }
   ProductionSource source;
   source.format =

@@ -8,13 +8,15 @@
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/task.hpp"
+#include "adaptsim/task_fields.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "production_task.hpp"
 
 namespace adaptsim {
 
-std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, InputCache* inputs) {
+std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, const RunBudget& budget,
+                                                InputCache* inputs) {
   // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
   std::shared_ptr<const ThroughputSource> throughputs =
       inputs != nullptr ? inputs->Throughputs(task.throughputs_path)
@@ -29,39 +31,48 @@ std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, InputCac
   } else {
     trace = inputs != nullptr ? inputs->ReadTrace(task.trace_path) : ReadTrace(task.trace_path);
   }
-  const GavelMechanismOptions mechanism{task.simulation.round_duration_s,
-                                        task.simulation.allocation_reset_interval_s, task.seed};
+  // The Gavel mechanism reads the round length and reset gate the engine runs with, and the
+  // task's seed (the GPU-type shuffle).
   std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
-      MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), mechanism);
-  auto simulation = std::make_unique<RoundSimulation>(std::move(trace), std::move(throughputs),
-                                                      std::move(scheduler), task.simulation);
+      MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), task.simulation,
+      task.seed);
+  auto simulation = std::make_unique<RoundSimulation>(
+      std::move(trace), std::move(throughputs), std::move(scheduler), task.simulation, budget);
   if (statistics.empty()) return simulation;
   return WithInputStatistics(std::move(simulation), std::move(statistics));
 }
 
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer) {
-  return RunTask(task, observer, nullptr);
+  return RunTask(task, RunBudget{}, observer, nullptr);
 }
 
-SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer,
-                         InputCache* inputs) {
+SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
+                         const RoundObserver& observer) {
+  return RunTask(task, budget, observer, nullptr);
+}
+
+SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
+                         const RoundObserver& observer, InputCache* inputs) {
   task.simulation.Validate();
+  budget.Validate();
+  CheckEngineFields(task, "policy_options");
   // The policy table says which engine runs the policy (docs/architecture.md).
   const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
   std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
-                                               ? MakeIntervalSimulation(task)
-                                               : MakeRoundSimulation(task, inputs);
+                                               ? MakeIntervalSimulation(task, budget)
+                                               : MakeRoundSimulation(task, budget, inputs);
   SimulationResult result = simulation->Run(observer);
   ComputeMetrics(result, task.simulation.num_gpus);
   return result;
 }
 
-SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer) {
-  return RunTaskCaught(task, observer, nullptr);
+SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget,
+                               const RoundObserver& observer) {
+  return RunTaskCaught(task, budget, observer, nullptr);
 }
 
-SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer,
-                               InputCache* inputs) {
+SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget,
+                               const RoundObserver& observer, InputCache* inputs) {
   const auto start = std::chrono::steady_clock::now();
   SimulationResult result;
   auto fail = [&](TaskStatus status, const std::string& message) {
@@ -70,7 +81,7 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& obse
     result.message = message;
   };
   try {
-    result = RunTask(task, observer, inputs);
+    result = RunTask(task, budget, observer, inputs);
   } catch (const TaskCancelled& error) {
     fail(TaskStatus::kCancelled, error.what());
   } catch (const InputError& error) {
@@ -97,6 +108,8 @@ TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, 
   TaskRecord record;
   record.task_id = std::move(task_id);
   record.task_index = task_index;
+  // The policy options as stored (ToJson): with the interval engine's options, which /summary has
+  // always shown there.
   record.keys = {config.policy,
                  config.trace_path,
                  config.throughputs_path,
@@ -104,7 +117,7 @@ TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, 
                  config.seed,
                  config.simulation.round_duration_s,
                  config.simulation.deadline_factor,
-                 config.policy_options};
+                 config.ToJson().at(std::string(kPolicyOptionsKey))};
   record.result = std::move(result);
   record.rank = rank;
   return record;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Checks adaptsim's include, import, link and process graph against the stage table.
+"""Checks adaptsim's include, import, link, process and data graph against the stage table.
 
 The stages, their folders and libraries, what each may use and which public headers each owns
 are declared once, in the stage table of docs/architecture.md ("Stages and boundaries"); the
-processes a stage may start are declared in the table below it ("Processes"). This script reads
+processes a stage may start and the data files it reads from another stage's folder are
+declared in the tables below it ("Processes", "Data files"). This script reads
 both tables and the whole tree: every C++ file of src/ and python/src/, every public header of
 include/adaptsim/, every Python file of python/adaptsim/ and analysis/, and every CMakeLists.txt
 of src/ and python/. Rules:
@@ -28,9 +29,19 @@ of src/ and python/. Rules:
      `_core`, the analysis scripts) only from its own stage or stages it may use.
   7. A file that starts a process (C++: posix_spawn, exec*, system, popen, fork; Python:
      subprocess, os.system, os.exec*, os.spawn*, os.popen) is declared in the process table with
-     the project script it starts; the script exists, the file names it, and the script's stage
-     is one the file's stage may use (the declared edge). A declaration without a spawn fails.
-  8. "May use" lists are exact and point one way: each entry is used by at least one include,
+     what it starts: a project script, which exists, which the file names, and whose stage is one
+     the file's stage may use (the declared edge); or a command of the project's own program
+     ("`adaptsim report`": the first word is the program of a stage, which the file names). A
+     program's command line is its documented interface, used by scripts as by users, so such
+     a call is not an edge of the stage graph (`adaptsim reproduce` hands the figure scripts its
+     own binary). A declaration without a spawn fails.
+  8. A file of one stage's folder that another stage reads as data (the labels the analysis
+     compiles in) is declared in the data table with its readers; the file exists, each reader
+     names it (in a file of its folder, or in the CMakeLists.txt that builds its library), and
+     its stage is one each reader may use (the declared edge). A CMakeLists.txt that names a
+     file of a stage's folder (`${PROJECT_SOURCE_DIR}/analysis/labels.toml`) that the data
+     table does not declare fails.
+  9. "May use" lists are exact and point one way: each entry is used by at least one include,
      import, link or declared process (a stale entry fails), and the stage graph has no cycle.
 
 Usage: check_dependencies.py SOURCE_DIR      checks the tree, lists every violation, exit 1
@@ -54,6 +65,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LIBRARY = re.compile(r"adaptsim_library\(\s*(\w+)\s+([\w/]+)\s*\)")
 LINK = re.compile(r"target_link_libraries\(\s*(\w+)([^)]*)\)", re.S)
 LINKED = re.compile(r"\badaptsim_\w+")
+SOURCE_FILE = re.compile(r"\$\{(?:PROJECT|CMAKE)_SOURCE_DIR\}/([\w./-]+\.\w+)")
 CXX_SPAWN = re.compile(r"(?<![\w.:>])(?:std::|::)?(posix_spawnp?|exec[lv]p?e?|system|popen|v?fork)"
                        r"\s*\(")
 PY_SPAWN = re.compile(r"\b(subprocess\.\w+|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*))"
@@ -72,7 +84,8 @@ class Stages:
         self.folder = {}  # stage -> folder relative to root ("" for header-only stages)
         self.library = {}  # stage -> library or program name ("" for none)
         self.header = {}  # public header name (without .hpp) -> stage
-        self.spawns = {}  # file relative to root -> [script relative to root]
+        self.spawns = {}  # file relative to root -> [script relative to root, or a command]
+        self.data = {}  # data file relative to root -> [stages that read it]
         path = os.path.join(root, ARCHITECTURE_DOC)
         try:
             with open(path, encoding="utf-8") as f:
@@ -101,6 +114,12 @@ class Stages:
                 errors.append(f"{path}: stage '{stage}' may use unknown stage '{other}'")
         for row in table_rows(text, ["file", "starts"]):
             self.spawns.setdefault(first_code(row[0]), []).extend(codes(row[1]))
+        for row in table_rows(text, ["data file", "read by"]):
+            self.data.setdefault(first_code(row[0]), []).extend(names(row[1]))
+        for data_file, readers in self.data.items():
+            for reader in readers:
+                if reader not in self.allowed:
+                    errors.append(f"{path}: {data_file} is read by unknown stage '{reader}'")
 
     def may_use(self, stage, other):
         return other == stage or other in self.allowed.get(stage, set())
@@ -116,6 +135,16 @@ class Stages:
         for stage, library in self.library.items():
             if library == name:
                 return stage
+        return None
+
+    def of_file(self, relative):
+        """The stage whose folder holds `relative` (the innermost), or None."""
+        folder = os.path.dirname(os.path.normpath(relative))
+        while folder:
+            stage = self.of_folder(folder)
+            if stage is not None:
+                return stage
+            folder = os.path.dirname(folder)
         return None
 
 
@@ -270,6 +299,12 @@ class Checker:
 
     def check_cmake(self, path):
         text = re.sub(r"#[^\n]*", "", read(path))
+        self.cmake_texts[self.rel(path)] = text
+        for named in SOURCE_FILE.findall(text):
+            if self.stages.of_file(named) is not None and named not in self.stages.data:
+                self.errors.append(f"{self.rel(path)}: names {named}, a file of stage "
+                                   f"'{self.stages.of_file(named)}', which the data table of "
+                                   f"{ARCHITECTURE_DOC} does not declare")
         for name, folder in LIBRARY.findall(text):
             stage = self.stages.of_library(name)
             built = os.path.normpath(os.path.join(self.rel(os.path.dirname(path)), folder))
@@ -356,6 +391,13 @@ class Checker:
             self.errors.append(f"{ARCHITECTURE_DOC}: declares that {relative} starts a process; "
                                "it starts none")
         for script in declared:
+            program = self.stages.of_library(script.split()[0])
+            if program is not None and (" " in script or not os.path.exists(
+                    os.path.join(self.root, script))):
+                if not re.search(r"\b" + re.escape(script.split()[0]) + r"\b", text):
+                    self.errors.append(f"{relative}: declared to start `{script}`, whose program "
+                                       "it does not name")
+                continue  # the program's command line: not an edge (rule 7)
             if not os.path.isfile(os.path.join(self.root, script)):
                 self.errors.append(f"{ARCHITECTURE_DOC}: {relative} starts {script}, which does "
                                    "not exist")
@@ -370,14 +412,52 @@ class Checker:
             else:
                 self.use(path, stage, other, f"starts {script}, a script")
 
-    # Rule 8: exact lists, one way
+    # Rule 8: data files
+    def check_data(self):
+        for data_file, readers in sorted(self.stages.data.items()):
+            if not os.path.isfile(os.path.join(self.root, data_file)):
+                self.errors.append(f"{ARCHITECTURE_DOC}: data file {data_file} does not exist")
+                continue
+            owner = self.stages.of_file(data_file)
+            if owner is None:
+                self.errors.append(f"{ARCHITECTURE_DOC}: data file {data_file} is a file of no "
+                                   "stage")
+                continue
+            for reader in readers:
+                if reader not in self.stages.allowed:
+                    continue
+                if not self.names_file(reader, data_file):
+                    self.errors.append(f"{ARCHITECTURE_DOC}: stage '{reader}' is declared to read "
+                                       f"{data_file}, which no file of it names")
+                    continue
+                self.use(os.path.join(self.root, data_file), reader, owner,
+                         f"reads {data_file}, a data file")
+
+    def names_file(self, stage, data_file):
+        """Whether a file of the stage's folder, or the CMakeLists.txt that builds its library,
+        names `data_file`."""
+        name = os.path.basename(data_file)
+        folder = self.stages.folder.get(stage)
+        directory = os.path.join(self.root, folder) if folder else None
+        if directory and os.path.isdir(directory):
+            for entry in os.listdir(directory):
+                path = os.path.join(directory, entry)
+                if os.path.isfile(path) and entry.endswith(CXX_SUFFIXES + (".py",)):
+                    if name in read(path):
+                        return True
+        library = self.stages.library.get(stage)
+        return bool(library) and any(
+            data_file in text and re.search(r"\b" + re.escape(library) + r"\b", text)
+            for text in self.cmake_texts.values())
+
+    # Rule 9: exact lists, one way
     def check_graph(self):
         for stage, allowed in sorted(self.stages.allowed.items()):
             for other in sorted(allowed):
                 if (stage, other) not in self.used and other in self.stages.allowed:
                     self.errors.append(f"{ARCHITECTURE_DOC}: stage '{stage}' may use '{other}', "
-                                       "but no include, import, link or process of it does "
-                                       "(remove it from the list)")
+                                       "but no include, import, link, process or data file "
+                                       "of it does (remove it from the list)")
         state = {}
 
         def visit(stage, trail):
@@ -399,10 +479,12 @@ class Checker:
         if not self.stages.allowed:
             return self.errors
         self.spawning = set()
+        self.cmake_texts = {}
         self.check_public_headers()
         self.check_cxx_folders()
         self.check_links()
         self.check_python()
+        self.check_data()
         for relative in sorted(set(self.stages.spawns) - self.spawning):
             if not os.path.isfile(os.path.join(self.root, relative)):
                 self.errors.append(f"{ARCHITECTURE_DOC}: declares a process of {relative}, which "
@@ -435,15 +517,22 @@ SELF_TEST_DOC = """# Architecture
 | policies | `src/policies` | `adaptsim_policies` | policy interface, gavel, pollux | `registry` |
 | engine | `src/engine` | `adaptsim_engine` | core, policy interface | `simulator` |
 | store | `src/store` | `adaptsim_store` | core | `store` |
+| analysis | `src/analysis` | `adaptsim_analysis` | store, analysis scripts | `results_analysis` |
 | task | `src/task` | `adaptsim_task` | core, policies, engine, store | `task` |
 | analysis scripts | `analysis` | — | — | — |
 | sweep | `src/sweep` | `adaptsim_sweep` | task, analysis scripts | `sweep` |
+| app | `src/app` | `adaptsim` | analysis, sweep | — |
 | python module | `python/src` | `adaptsim_core_module` | task | — |
 | python package | `python/adaptsim` | — | python module | — |
 
 | file | starts |
 |---|---|
 | `src/sweep/reproduce.cpp` | `analysis/reproduction_report.py` |
+| `analysis/adaptsim_tables.py` | `adaptsim report` |
+
+| data file | read by |
+|---|---|
+| `analysis/labels.toml` | analysis, analysis scripts |
 """
 
 
@@ -460,6 +549,10 @@ def self_test():
         "include/adaptsim/task.hpp": '#include "adaptsim/simulator.hpp"\n'
                                      '#include "adaptsim/store.hpp"\n',
         "include/adaptsim/sweep.hpp": '#include "adaptsim/task.hpp"\n',
+        "include/adaptsim/results_analysis.hpp": '#include "adaptsim/store.hpp"\n',
+        "src/analysis/results_analysis.cpp": '#include "adaptsim/results_analysis.hpp"\n',
+        "src/app/main.cpp": '#include "adaptsim/results_analysis.hpp"\n'
+                            '#include "adaptsim/sweep.hpp"\n',
         "src/core/result.cpp": '#include "adaptsim/result.hpp"\n',
         "src/solvers/lp_problem.cpp": '#include "adaptsim/lp_problem.hpp"\n'
                                       '#include "CbcModel.hpp"\n',
@@ -489,14 +582,19 @@ def self_test():
                               "target_link_libraries(adaptsim_engine PUBLIC adaptsim_core)\n"
                               "target_link_libraries(adaptsim_task PUBLIC adaptsim_store "
                               "adaptsim_engine adaptsim_policies)\n"
-                              "target_link_libraries(adaptsim_sweep PUBLIC adaptsim_task)\n",
+                              "target_link_libraries(adaptsim_sweep PUBLIC adaptsim_task)\n"
+                              "set(labels ${PROJECT_SOURCE_DIR}/analysis/labels.toml)\n"
+                              "target_sources(adaptsim_analysis PRIVATE ${labels})\n",
         "python/CMakeLists.txt": "target_link_libraries(adaptsim_core_module PRIVATE adaptsim_task "
                                  "adaptsim_warnings)\n",
         "python/src/module.cpp": '#include "adaptsim/task.hpp"\n',
         "python/adaptsim/__init__.py": "import json\nfrom . import _core\nfrom .errors import E\n",
         "python/adaptsim/errors.py": "class E(Exception):\n    pass\n",
         "analysis/reproduction_report.py": "import figures\nimport subprocess  # not called\n",
-        "analysis/figures.py": "import numpy\n",
+        "analysis/figures.py": "import numpy\nimport adaptsim_tables\nLABELS = 'labels.toml'\n",
+        "analysis/adaptsim_tables.py": "import subprocess\n"
+                                       "subprocess.run(['adaptsim', 'report'])\n",
+        "analysis/labels.toml": "[scenario]\n",
     }
     # Each case: files that make one violation, and the message it must produce.
     cases = [
@@ -563,7 +661,29 @@ def self_test():
          {"docs/architecture.md": SELF_TEST_DOC.replace("| core, policy interface, solvers |",
                                                          "| core, policy interface, solvers, "
                                                          "store |")},
-         "stage 'gavel' may use 'store', but no include, import, link or process of it does"),
+         "stage 'gavel' may use 'store', but no include, import, link, process or data file of "
+         "it does"),
+        ("a build file names an undeclared data file of another stage",
+         {"src/CMakeLists.txt": clean["src/CMakeLists.txt"] +
+          "set(style ${PROJECT_SOURCE_DIR}/analysis/figures.py)\n"},
+         "src/CMakeLists.txt: names analysis/figures.py, a file of stage 'analysis scripts', "
+         "which the data table"),
+        ("a declared data file that its reader does not name",
+         {"src/CMakeLists.txt": clean["src/CMakeLists.txt"].replace("adaptsim_analysis",
+                                                                    "adaptsim_sweep")},
+         "stage 'analysis' is declared to read analysis/labels.toml, which no file of it names"),
+        ("a data file read by a stage that may not use its stage",
+         {"docs/architecture.md": SELF_TEST_DOC.replace("| store, analysis scripts |",
+                                                         "| store |")},
+         "stage 'analysis' reads analysis/labels.toml, a data file of stage 'analysis scripts'"),
+        ("a declared data file that does not exist",
+         {"docs/architecture.md": SELF_TEST_DOC.replace("`analysis/labels.toml` |",
+                                                         "`analysis/" + "gone.toml` |")},
+         "data file analysis/" + "gone.toml does not exist"),
+        ("a declared start of the program by a file that does not name it",
+         {"analysis/adaptsim_tables.py": "import subprocess\nsubprocess.run(['report'])\n"},
+         "analysis/adaptsim_tables.py: declared to start `adaptsim report`, whose program it "
+         "does not name"),
         ("a cycle in the stage table",
          {"docs/architecture.md": SELF_TEST_DOC.replace("| — | `result` |",
                                                          "| solvers | `result` |")},
@@ -603,7 +723,7 @@ def main(argv):
     if errors:
         print(f"{len(errors)} dependency violation(s); stage table: {ARCHITECTURE_DOC}")
         return 1
-    print("include, import, link and process graph follow the stage table")
+    print("include, import, link, process and data graph follow the stage table")
     return 0
 
 

@@ -11,15 +11,6 @@
 
 namespace adaptsim {
 
-void AlloXOptions::Validate() const {
-  if (!(std::isfinite(alpha) && alpha >= 0.0)) {
-    throw InputError("policy", 0, "allox.alpha", "must be a finite number >= 0");
-  }
-  if (!(exact_assignment_max_cells >= 0)) {
-    throw InputError("policy", 0, "allox.exact_assignment_max_cells", "must be >= 0");
-  }
-}
-
 namespace {
 
 /// N_i / T_ik, the reference's processing time of row i on a slot of type k; a zero throughput
@@ -85,7 +76,7 @@ std::vector<std::int64_t> FirstRowsByStructure(const std::vector<const ActiveJob
 }  // namespace
 
 AlloXPolicy::AlloXPolicy(AlloXOptions options) : options_(options) {
-  options_.Validate();
+  ValidateOptions(options_, {"policy", "allox"});
 }
 
 Allocation AlloXPolicy::ComputeAllocation(const ClusterState& state) {

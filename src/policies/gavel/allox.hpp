@@ -33,11 +33,12 @@
 #include <vector>
 
 #include "adaptsim/policy.hpp"
+#include "adaptsim/policy_options.hpp"
 
 namespace adaptsim {
 
 struct AlloXOptions {
-  double alpha = 0.2;  ///< share of unallocated jobs considered; finite, >= 0
+  double alpha = 0.2;  ///< share of unallocated jobs considered
   /// Largest assignment matrix (m'·n·m' cells) solved by the SciPy-exact LSAP; larger ones use
   /// the structured optimum. 2^22 cells (32 MiB) keeps the 120-, 460- and 900-job runs exact.
   double exact_assignment_max_cells = 4194304.0;
@@ -45,8 +46,22 @@ struct AlloXOptions {
   /// authors' runs did (true, default); false solves it as given, as SciPy 1.10 and the
   /// reference's runs on several GPU types (docs/mechanism.md §12.7). Only near-ties differ.
   bool shift_costs_by_minimum = true;
-  void Validate()
-      const;  ///< throws InputError(field=allox.alpha / allox.exact_assignment_max_cells)
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(Option("alpha", "share of the unallocated jobs considered each solve", AtLeast(0)),
+          self.alpha);
+    visit(Option("exact_assignment_max_cells",
+                 "largest m'*n*m' matrix solved by the SciPy-exact assignment; larger ones by the "
+                 "structured optimum (docs/policies.md 3.4)",
+                 AtLeast(0)),
+          self.exact_assignment_max_cells);
+    visit(Option("shift_costs_by_minimum",
+                 "shift the assignment matrix by its minimum before solving, as the SciPy of the "
+                 "Shockwave authors' runs (false = SciPy 1.10, as the reference's runs on several "
+                 "GPU types); decides near-ties only"),
+          self.shift_costs_by_minimum);
+  }
 };
 
 class AlloXPolicy final : public AllocationPolicy {

@@ -6,14 +6,15 @@
 
 namespace adaptsim {
 
-FifoPolicy::FifoPolicy(FifoOptions options) : options_(options), rng_(options.seed) {}
+FifoPolicy::FifoPolicy(FifoOptions options, FifoMode mode, std::uint64_t seed)
+    : options_(options), mode_(mode), rng_(seed) {}
 
 Allocation FifoPolicy::ComputeAllocation(const ClusterState& state) {
   const Cluster cluster = internal::ClusterOf(state);
   const int num_types = cluster.num_types();
   std::map<JobId, const ActiveJobView*> active;
   for (const ActiveJobView& job : state.jobs) active[job.id] = &job;
-  if (options_.mode == FifoMode::kPerf) admitted_.clear();  // `fifo.py:87-89`
+  if (mode_ == FifoMode::kPerf) admitted_.clear();  // `fifo.py:87-89`
   // The queue: active jobs not yet admitted, by ascending id (`fifo.py:91-95`).
   std::deque<const ActiveJobView*> queue;
   for (const auto& [id, job] : active) {
@@ -61,7 +62,7 @@ Allocation FifoPolicy::ComputeAllocation(const ClusterState& state) {
     if (with_room.empty()) break;
     std::size_t chosen = 0;  // index into with_room
     int type = 0;
-    if (options_.mode == FifoMode::kBase) {
+    if (mode_ == FifoMode::kBase) {
       chosen = rng_.RandBelow(static_cast<std::uint32_t>(with_room.size()));
       // The reference's `worker_type` is still the scan's loop variable (`:146`, `:154-157`).
       type = options_.type_choice == FifoTypeChoice::kReference ? types.back()

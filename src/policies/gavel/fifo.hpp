@@ -15,6 +15,7 @@
 #include <map>
 
 #include "adaptsim/policy.hpp"
+#include "adaptsim/policy_options.hpp"
 #include "adaptsim/python_random.hpp"
 
 namespace adaptsim {
@@ -31,29 +32,52 @@ enum class FifoMode {
   kPerf,  ///< `fifo_perf`: re-admitted on the fastest type at each call; fixed type order
 };
 
-/// Options of the `fifo` and `fifo_perf` policies.
-struct FifoOptions {
+/// The admission option of `fifo` and `fifo_perf` (the options of `fifo_perf`).
+struct FifoAdmissionOptions {
   /// false (default): the reference's admission rule. Completed jobs are visited in id order and
   /// each one's place is offered to the queue head, checked against the GPUs freed so far, i.e.
   /// before the still-running jobs later in that order are subtracted (`fifo.py:101-131`); the
   /// admitted set can therefore need more GPUs than the cluster has, and the mechanism places
   /// what fits. true: every running job is subtracted first, so the admitted jobs always fit.
   bool respect_capacity = false;
-  /// Type of a newly admitted job in mode kBase on several GPU types (default: the reference's).
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(Option("respect_capacity",
+                 "admit a job only while the admitted jobs' GPUs fit the cluster (false = the "
+                 "reference's admission, which may over-admit)"),
+          self.respect_capacity);
+  }
+};
+
+/// Options of the `fifo` policy: the admission rule and, on several GPU types, the type choice.
+struct FifoOptions : FifoAdmissionOptions {
+  /// Type of a newly admitted job on several GPU types (default: the reference's).
   FifoTypeChoice type_choice = FifoTypeChoice::kReference;
-  FifoMode mode = FifoMode::kBase;
-  /// Seeds the type draw, random.Random(seed) (the reference's `--seed`).
-  std::uint64_t seed = 0;
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    FifoAdmissionOptions::VisitOptions(self, visit);
+    visit(Option("type_choice", "GPU type of an admitted job on several GPU types",
+                 Choices<FifoTypeChoice>{
+                     {"reference", FifoTypeChoice::kReference,
+                      "the alphabetically last available type, the reference's bug"},
+                     {"random", FifoTypeChoice::kRandom, "the drawn type with room"}}),
+          self.type_choice);
+  }
 };
 
 class FifoPolicy final : public AllocationPolicy {
  public:
-  explicit FifoPolicy(FifoOptions options = {});
+  /// `fifo` in mode kBase, `fifo_perf` in mode kPerf (whose options are respect_capacity only);
+  /// `seed` (the task's) seeds the type draw, random.Random(seed), as the reference's `--seed`.
+  explicit FifoPolicy(FifoOptions options = {}, FifoMode mode = FifoMode::kBase,
+                      std::uint64_t seed = 0);
   AllocationPolicyTraits Traits() const override {
     // The reference shuffles the type order for "FIFO", not for "FIFO_Perf" (`:1295-1299`).
     return {.skip_nonpositive_priority = true,
             .several_gpu_types = true,
-            .shuffle_gpu_type_order = options_.mode == FifoMode::kBase};
+            .shuffle_gpu_type_order = mode_ == FifoMode::kBase};
   }
   /// x_ik = 1 for an admitted job on its type, 0 elsewhere and for queued jobs (one entry per
   /// active job).
@@ -61,6 +85,7 @@ class FifoPolicy final : public AllocationPolicy {
 
  private:
   FifoOptions options_;
+  FifoMode mode_;
   PythonRandom rng_;
   std::map<JobId, int> admitted_;  ///< job -> GPU type (`self._allocation`)
 };

@@ -69,12 +69,6 @@ bool FeasibleLp(const std::vector<ThemisJob>& jobs, int num_gpus, double rho, in
 
 }  // namespace
 
-void FinishTimeFairnessOptions::Validate() const {
-  if (max_iterations <= 0) {
-    throw InputError("policy", 0, "finish_time_fairness.max_iterations", "must be positive");
-  }
-}
-
 ThemisOptimum ThemisSolveClosedForm(const std::vector<ThemisJob>& jobs, int num_gpus) {
   const double floor = RhoFloor(jobs);
   if (Need(jobs, floor) <= num_gpus) return Finish(jobs, floor, false);
@@ -111,7 +105,7 @@ ThemisOptimum ThemisSolveClp(const std::vector<ThemisJob>& jobs, int num_gpus, i
 
 FinishTimeFairnessPolicy::FinishTimeFairnessPolicy(FinishTimeFairnessOptions options)
     : options_(options) {
-  options_.Validate();
+  ValidateOptions(options_, {"policy", "finish_time_fairness"});
 }
 
 std::vector<double> FinishTimeFairnessPolicy::FacePoint(const std::vector<ThemisJob>& jobs,

@@ -38,11 +38,20 @@ namespace adaptsim {
 
 enum class ThemisFaceRule { kAnalyticCenter, kLower, kFill, kClpBarrier };
 
-struct FinishTimeFairnessOptions {
+/// Options of `finish_time_fairness`: face_rule, then the LP path's solver and max_iterations.
+struct FinishTimeFairnessOptions : LpPathOptions {
   ThemisFaceRule face_rule = ThemisFaceRule::kAnalyticCenter;
-  LpPath solver = LpPath::kClosedForm;
-  int max_iterations = 1000;  ///< CLP iteration limit per LP; > 0
-  void Validate() const;      ///< throws InputError(field=finish_time_fairness.<name>)
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(
+        FaceRuleOption(Choices<ThemisFaceRule>{{"analytic_center", ThemisFaceRule::kAnalyticCenter},
+                                               {"lower", ThemisFaceRule::kLower},
+                                               {"fill", ThemisFaceRule::kFill},
+                                               {"clp_barrier", ThemisFaceRule::kClpBarrier}}),
+        self.face_rule);
+    LpPathOptions::VisitOptions(self, visit);
+  }
 };
 
 /// One job of the min–max problem (step 4). N_i >= 0, T_i > 0, E_i > 0.

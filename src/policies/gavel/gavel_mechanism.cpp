@@ -9,12 +9,12 @@
 namespace adaptsim {
 
 GavelMechanism::GavelMechanism(std::unique_ptr<AllocationPolicy> policy,
-                               const GavelMechanismOptions& options)
+                               const SimulationOptions& options, std::uint64_t seed)
     : policy_(std::move(policy)),
       traits_(policy_->Traits()),
       half_round_s_(options.round_duration_s / 2.0),
       reset_interval_s_(options.allocation_reset_interval_s),
-      type_shuffler_(options.seed + 5),
+      type_shuffler_(seed + 5),
       worker_time_s_(1, 0.0) {}
 
 GavelMechanism::Entry* GavelMechanism::Find(JobId id) {
@@ -191,9 +191,10 @@ std::map<std::string, double> GavelMechanism::Statistics() const {
 }
 
 std::unique_ptr<RoundScheduler> MakeRoundScheduler(PolicyInstance policy,
-                                                   const GavelMechanismOptions& options) {
+                                                   const SimulationOptions& options,
+                                                   std::uint64_t seed) {
   if (auto* allocation = std::get_if<std::unique_ptr<AllocationPolicy>>(&policy)) {
-    return std::make_unique<GavelMechanism>(std::move(*allocation), options);
+    return std::make_unique<GavelMechanism>(std::move(*allocation), options, seed);
   }
   auto* scheduler = std::get_if<std::unique_ptr<RoundScheduler>>(&policy);
   ADAPTSIM_CHECK(scheduler != nullptr && *scheduler != nullptr);

@@ -26,7 +26,10 @@ namespace adaptsim {
 /// it with room (`_schedule_jobs_on_workers_helper`, `:1145-1265`).
 class GavelMechanism final : public RoundScheduler {
  public:
-  GavelMechanism(std::unique_ptr<AllocationPolicy> policy, const GavelMechanismOptions& options);
+  /// Reads round_duration_s and allocation_reset_interval_s of the engine's `options`; `seed` is
+  /// the task's (the GPU-type shuffle's random.Random(seed + 5)).
+  GavelMechanism(std::unique_ptr<AllocationPolicy> policy, const SimulationOptions& options,
+                 std::uint64_t seed);
 
   void OnJobArrived(const ActiveJobView& job) override;
   void OnJobRemoved(JobId id) override;

@@ -12,12 +12,28 @@
 #pragma once
 
 #include "adaptsim/policy.hpp"
+#include "baseline_inputs.hpp"
 
 namespace adaptsim {
 
 struct MaxMinFairnessOptions {
-  /// Where on the non-unique optimal face to land, in [0, 1] (see above). Default 0.5.
+  /// Where on the non-unique optimal face to land, in [0, 1] (see above).
   double face_position = 0.5;
+
+  /// face_rule names a face_position; face_position, when given, overrides it.
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(FaceRuleOption(Choices<double>{{"lower", 0.0, "face_position 0"},
+                                         {"centre", 0.5, "face_position 0.5"},
+                                         {"center", 0.5, "face_position 0.5"},
+                                         {"fill", 1.0, "face_position 1"}}),
+          self.face_position);
+    visit(Option("face_position",
+                 "position on the optimal face (overrides face_rule; 0 = lower bounds, 1 = fill "
+                 "the cluster)",
+                 Within(0, 1)),
+          self.face_position);
+  }
 };
 
 class MaxMinFairnessPolicy final : public AllocationPolicy {

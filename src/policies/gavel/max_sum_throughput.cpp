@@ -10,15 +10,6 @@
 
 namespace adaptsim {
 
-void MaxSumThroughputOptions::Validate() const {
-  if (!(tie_tolerance >= 0.0 && tie_tolerance <= 1e-3)) {
-    throw InputError("policy", 0, "max_sum_throughput.tie_tolerance", "must be in [0, 1e-3]");
-  }
-  if (max_iterations <= 0) {
-    throw InputError("policy", 0, "max_sum_throughput.max_iterations", "must be positive");
-  }
-}
-
 std::vector<double> MaxSumThroughputClosedForm(const std::vector<double>& throughputs,
                                                const std::vector<int>& scale_factors, int num_gpus,
                                                double tie_tolerance) {
@@ -73,7 +64,7 @@ std::vector<double> MaxSumThroughputClp(const std::vector<double>& throughputs,
 
 MaxSumThroughputPolicy::MaxSumThroughputPolicy(MaxSumThroughputOptions options)
     : options_(options) {
-  options_.Validate();
+  ValidateOptions(options_, {"policy", "max_sum_throughput"});
 }
 
 Allocation MaxSumThroughputPolicy::ComputeAllocation(const ClusterState& state) {

@@ -22,12 +22,18 @@
 
 namespace adaptsim {
 
-struct MaxSumThroughputOptions {
-  LpPath solver = LpPath::kClosedForm;
-  double tie_tolerance = 1e-9;  ///< relative; in [0, 1e-3]
-  int max_iterations = 1000;    ///< CLP barrier iterations; > 0
-  /// Throws InputError(field=max_sum_throughput.<name>) when out of range.
-  void Validate() const;
+/// Options of `max_sum_throughput(_perf)`: the LP path's solver and max_iterations, then
+/// tie_tolerance.
+struct MaxSumThroughputOptions : LpPathOptions {
+  double tie_tolerance = 1e-9;  ///< relative
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    LpPathOptions::VisitOptions(self, visit);
+    visit(
+        Option("tie_tolerance", "relative throughput difference treated as a tie", Within(0, 1e-3)),
+        self.tie_tolerance);
+  }
 };
 
 /// The closed form above. Shapes: throughputs and scale_factors have m entries (> 0).

@@ -8,12 +8,6 @@
 
 namespace adaptsim {
 
-void MinTotalDurationOptions::Validate() const {
-  if (max_iterations <= 0) {
-    throw InputError("policy", 0, "min_total_duration.max_iterations", "must be positive");
-  }
-}
-
 double OsspMinimalHorizon(const OsspInputs& in) {
   double per_job = 0.0, gpu_seconds = 0.0;
   for (std::size_t i = 0; i < in.throughputs.size(); ++i) {
@@ -73,7 +67,7 @@ BisectionReplay OsspReplayBisection(double minimal_horizon_s) {
 
 MinTotalDurationPolicy::MinTotalDurationPolicy(MinTotalDurationOptions options)
     : options_(options) {
-  options_.Validate();
+  ValidateOptions(options_, {"policy", "min_total_duration"});
 }
 
 std::vector<double> MinTotalDurationPolicy::FacePoint(const OsspInputs& in,

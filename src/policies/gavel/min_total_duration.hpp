@@ -27,11 +27,18 @@ namespace adaptsim {
 
 enum class OsspFaceRule { kAnalyticCenter, kClpBarrier, kVertex };
 
-struct MinTotalDurationOptions {
+/// Options of `min_total_duration`: face_rule, then the LP path's solver and max_iterations.
+struct MinTotalDurationOptions : LpPathOptions {
   OsspFaceRule face_rule = OsspFaceRule::kAnalyticCenter;
-  LpPath solver = LpPath::kClosedForm;
-  int max_iterations = 1000;  ///< CLP iteration limit (simplex pivots / barrier iterations); > 0
-  void Validate() const;      ///< throws InputError(field=min_total_duration.<name>)
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(FaceRuleOption(Choices<OsspFaceRule>{{"analytic_center", OsspFaceRule::kAnalyticCenter},
+                                               {"clp_barrier", OsspFaceRule::kClpBarrier},
+                                               {"vertex", OsspFaceRule::kVertex}}),
+          self.face_rule);
+    LpPathOptions::VisitOptions(self, visit);
+  }
 };
 
 /// Inputs of one call, one entry per active job in id order.

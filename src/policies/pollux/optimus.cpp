@@ -10,12 +10,6 @@
 
 namespace adaptsim {
 
-std::unique_ptr<OptimusPolicy> OptimusPolicy::FromOptions(const nlohmann::json& options,
-                                                          const std::string& context) {
-  RequireEngineOptionsOnly(options, "optimus", context);
-  return std::make_unique<OptimusPolicy>();
-}
-
 BatchConfig OptimusPolicy::ChooseBatch(const IntervalJobView& job,
                                        const std::vector<int>& placement) {
   return TunedJobBatch(job, placement);

@@ -9,10 +9,7 @@
 // count, take GPUs from the nodes with the most free GPUs. Deterministic.
 #pragma once
 
-#include <memory>
-#include <string>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "adaptsim/interval_policy.hpp"
 
@@ -20,10 +17,6 @@ namespace adaptsim {
 
 class OptimusPolicy : public IntervalPolicy {
  public:
-  /// Accepts only the interval-engine keys (interval_s, restart_delay_s, interference,
-  /// gpus_per_node); InputError(context, "optimus.<key>") otherwise.
-  static std::unique_ptr<OptimusPolicy> FromOptions(const nlohmann::json& options,
-                                                    const std::string& context);
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
 };

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/policy_options.hpp"
@@ -27,54 +26,8 @@ models::BatchBounds BoundsOf(const PolluxApplication& app) {
 
 }  // namespace
 
-void PolluxOptions::Validate() const {
-  if (!std::isfinite(p) || p > 1) throw InputError("pollux", 0, "pollux.p", "must be <= 1");
-  if (!(restart_delay_s >= 0)) {
-    throw InputError("pollux", 0, "pollux.restart_delay_s", "must be >= 0");
-  }
-  ga.Validate();
-}
-
 PolluxPolicy::PolluxPolicy(const PolluxOptions& options) : options_(options) {
-  options_.Validate();
-}
-
-std::unique_ptr<PolluxPolicy> PolluxPolicy::FromOptions(const nlohmann::json& options,
-                                                        const std::string& context,
-                                                        std::uint64_t seed) {
-  internal::RequireKnownOptions(
-      options, "pollux",
-      {"p", "interval_s", "restart_delay_s", "interference", "interference_avoidance",
-       "gpus_per_node", "population", "generations", "crossover_probability"},
-      context);
-  PolluxOptions parsed;
-  parsed.seed = seed;
-  parsed.p = internal::NumberOption(options, "pollux", "p", parsed.p, context);
-  parsed.restart_delay_s =
-      internal::NumberOption(options, "pollux", "restart_delay_s", parsed.restart_delay_s, context);
-  auto integer = [&](const char* key, int fallback) {
-    const double value = internal::NumberOption(options, "pollux", key, fallback, context);
-    if (value != std::floor(value) || value < 1 || value > 1e6) {
-      throw InputError(context, 0, std::string("pollux.") + key, "must be an integer >= 1");
-    }
-    return static_cast<int>(value);
-  };
-  parsed.ga.population_size = integer("population", parsed.ga.population_size);
-  parsed.ga.generations = integer("generations", parsed.ga.generations);
-  parsed.ga.crossover_probability = internal::NumberOption(
-      options, "pollux", "crossover_probability", parsed.ga.crossover_probability, context);
-  if (auto it = options.find("interference_avoidance"); it != options.end()) {
-    if (!it->is_boolean()) {
-      throw InputError(context, 0, "pollux.interference_avoidance", "expected true or false");
-    }
-    parsed.ga.interference_avoidance = it->get<bool>();
-  }
-  try {
-    parsed.Validate();
-  } catch (const InputError& error) {
-    throw InputError(context, 0, error.field(), error.what());
-  }
-  return std::make_unique<PolluxPolicy>(parsed);
+  ValidateOptions(options_, {"pollux", "pollux"});
 }
 
 // Job.update_params (simulator.py:85-98): first observation of a key wins, then a full refit.
@@ -165,84 +118,104 @@ std::vector<GaState> PolluxPolicy::InitialStates(const std::vector<int>& rows, c
 
 namespace {
 
-// The per-round objective of pollux.py:242-337 over a J×N state.
+// The per-round objective of pollux.py:242-337 over a J×N state. A job's speedup and its term of
+// the power mean depend only on (nodes, replicas, row changed) within the round, so both are
+// memoised per job (same inputs, same doubles); one evaluation is then a pass over the state and
+// J table look-ups, summed in job order as the artifact does.
 class PolluxObjective {
  public:
   PolluxObjective(int num_nodes, int gpus_per_node, double p)
-      : nodes_(num_nodes), gpus_per_node_(gpus_per_node), p_(p) {}
+      : nodes_(num_nodes),
+        gpus_per_node_(gpus_per_node),
+        p_(p),
+        replica_slots_(num_nodes * gpus_per_node + 1),
+        job_slots_(2 * (num_nodes + 1) * replica_slots_),
+        active_(num_nodes) {}
 
   void AddJob(std::optional<models::SpeedupFunction> speedup, int fair_replicas, double factor,
-              const GaState& base_row) {
+              const int* base_row) {
     speedups_.push_back(std::move(speedup));
     fair_replicas_.push_back(fair_replicas);
     factors_.push_back(factor);
-    base_rows_.push_back(base_row);
-    memo_.emplace_back((nodes_ + 1) * (nodes_ * gpus_per_node_ + 1), -1.0);
-    term_memo_.emplace_back(2 * memo_.back().size(), std::numeric_limits<double>::quiet_NaN());
+    base_state_.insert(base_state_.end(), base_row, base_row + nodes_);
+    memo_.resize(memo_.size() + job_slots_);
+    rows_.emplace_back();
   }
 
   GaObjectives operator()(const GaState& state) {
     const int J = static_cast<int>(speedups_.size()), N = nodes_;
     const double dominant_share = 1.0 / (N * gpus_per_node_);
-    double power_sum = 0.0, utility = 0.0;
-    int active_nodes = 0;
-    for (int n = 0; n < N; ++n) {
-      for (int j = 0; j < J; ++j) {
-        if (state[j * N + n] > 0) {
-          ++active_nodes;
-          break;
-        }
-      }
-    }
-    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
+    // One pass over the state: each row's nodes, replicas and whether it differs from the current
+    // allocation, and the nodes in use.
+    int* __restrict active = active_.data();
+    std::fill_n(active, N, 0);
     for (int j = 0; j < J; ++j) {
-      int nodes = 0, replicas = 0;
-      bool changed = false;
+      const int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
+      const int* __restrict base = base_state_.data() + static_cast<std::size_t>(j) * N;
+      int nodes = 0, replicas = 0, difference = 0;
       for (int n = 0; n < N; ++n) {
-        const int r = state[j * N + n];
-        nodes += r > 0;
-        replicas += r;
-        changed = changed || r != base_rows_[j][n];
+        nodes += row[n] > 0;
+        replicas += row[n];
+        difference |= row[n] ^ base[n];
+        active[n] |= row[n] > 0;
       }
-      const double speedup = Speedup(j, nodes, replicas);
-      power_sum += PowerTerm(j, nodes, replicas, changed, speedup, dominant_share);
-      if (replicas > 0 && total > 0) utility += speedup / replicas * (replicas / total);
+      rows_[j] = {nodes, replicas, difference != 0};
+    }
+    int active_nodes = 0;
+    for (int n = 0; n < N; ++n) active_nodes += active[n];
+    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
+    double power_sum = 0.0, utility = 0.0;
+    for (int j = 0; j < J; ++j) {
+      const RowStats& r = rows_[j];
+      const Memo& memo = Lookup(j, r.nodes, r.replicas, r.changed, dominant_share);
+      power_sum += memo.term;
+      if (r.replicas > 0 && total > 0) {
+        utility += memo.speedup / r.replicas * (r.replicas / total);
+      }
     }
     const double mean = p_ == 0 ? std::exp(power_sum / J) : std::pow(power_sum / J, 1.0 / p_);
     return {-mean, -utility};
   }
 
  private:
-  double Speedup(int j, int nodes, int replicas) {
-    double& memo = memo_[j][nodes * (nodes_ * gpus_per_node_ + 1) + replicas];
-    if (memo < 0) {
-      memo = speedups_[j] ? (*speedups_[j])(nodes, replicas)
-                          : static_cast<double>(replicas) / fair_replicas_[j];
+  struct RowStats {
+    int nodes = 0, replicas = 0;
+    bool changed = false;
+  };
+  struct Memo {
+    double speedup = -1.0;  ///< < 0: not computed yet (a speedup is ≥ 0)
+    double term = 0.0;      ///< the job's term of the power mean
+  };
+
+  const Memo& Lookup(int j, int nodes, int replicas, bool changed, double dominant_share) {
+    Memo& memo = memo_[static_cast<std::size_t>(j) * job_slots_ +
+                       2 * (static_cast<std::size_t>(nodes) * replica_slots_ + replicas) + changed];
+    if (memo.speedup < 0) {
+      const Memo& sibling = (&memo)[changed ? -1 : 1];  // same (nodes, replicas), other `changed`
+      memo.speedup = sibling.speedup >= 0 ? sibling.speedup : Speedup(j, nodes, replicas);
+      double scaled = memo.speedup * dominant_share * nodes_;
+      if (changed) scaled *= factors_[j];
+      memo.term = p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
     }
     return memo;
   }
 
-  // The job's term of the power mean, memoised like the speedup (same inputs, same value).
-  double PowerTerm(int j, int nodes, int replicas, bool changed, double speedup,
-                   double dominant_share) {
-    const std::size_t index = 2 * (nodes * (nodes_ * gpus_per_node_ + 1) + replicas) + changed;
-    double& memo = term_memo_[j][index];
-    if (std::isnan(memo)) {
-      double scaled = speedup * dominant_share * nodes_;
-      if (changed) scaled *= factors_[j];
-      memo = p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
-    }
-    return memo;
+  double Speedup(int j, int nodes, int replicas) {
+    return speedups_[j] ? (*speedups_[j])(nodes, replicas)
+                        : static_cast<double>(replicas) / fair_replicas_[j];
   }
 
   int nodes_, gpus_per_node_;
   double p_;
+  std::size_t replica_slots_;  ///< replicas 0 .. N·G
+  std::size_t job_slots_;      ///< memo entries per job: (nodes, replicas, changed)
   std::vector<std::optional<models::SpeedupFunction>> speedups_;
   std::vector<int> fair_replicas_;
   std::vector<double> factors_;
-  std::vector<GaState> base_rows_;
-  std::vector<std::vector<double>> memo_;
-  std::vector<std::vector<double>> term_memo_;  ///< [job][2 · speedup index + changed]
+  GaState base_state_;          ///< J×N, the current allocation
+  std::vector<Memo> memo_;      ///< [job][nodes][replicas][changed]
+  std::vector<int> active_;     ///< per node, scratch of one evaluation
+  std::vector<RowStats> rows_;  ///< per job, scratch of one evaluation
 };
 
 }  // namespace
@@ -269,7 +242,7 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
   problem.min_replicas.assign(J, 0);
   PolluxObjective objective(N, cluster.gpus_per_node, options_.p);
   std::vector<int> rows;
-  const double delta = options_.restart_delay_s;
+  const double delta = cluster.restart_delay_s;  // the engine's (IntervalSimulationOptions)
   for (int j = 0; j < J; ++j) {
     const IntervalJobView& job = *jobs[j];
     rows.push_back(job.index);
@@ -284,9 +257,8 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
       speedup->Rebase(fair_nodes, fair_replicas);
     }
     const double factor = std::max(job.age_s - job.num_restarts * delta, 0.0) / (job.age_s + delta);
-    objective.AddJob(
-        std::move(speedup), fair_replicas, factor,
-        GaState(problem.base_state.begin() + j * N, problem.base_state.begin() + (j + 1) * N));
+    objective.AddJob(std::move(speedup), fair_replicas, factor,
+                     problem.base_state.data() + static_cast<std::size_t>(j) * N);
   }
   problem.evaluate = [&objective](const GaState& state) { return objective(state); };
   PhiloxRandom random(options_.seed, kPolluxGaStream, round_++);

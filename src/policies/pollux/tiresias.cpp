@@ -11,12 +11,6 @@
 
 namespace adaptsim {
 
-std::unique_ptr<TiresiasPolicy> TiresiasPolicy::FromOptions(const nlohmann::json& options,
-                                                            const std::string& context) {
-  RequireEngineOptionsOnly(options, "tiresias", context);
-  return std::make_unique<TiresiasPolicy>();
-}
-
 BatchConfig TiresiasPolicy::ChooseBatch(const IntervalJobView& job,
                                         const std::vector<int>& placement) {
   return TunedJobBatch(job, placement);

@@ -9,11 +9,7 @@
 #pragma once
 
 #include <map>
-#include <memory>
-#include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "adaptsim/interval_policy.hpp"
 
@@ -21,10 +17,6 @@ namespace adaptsim {
 
 class TiresiasPolicy : public IntervalPolicy {
  public:
-  /// Accepts only the interval-engine keys (interval_s, restart_delay_s, interference,
-  /// gpus_per_node); InputError(context, "tiresias.<key>") otherwise.
-  static std::unique_ptr<TiresiasPolicy> FromOptions(const nlohmann::json& options,
-                                                     const std::string& context);
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "adaptsim/error.hpp"
-#include "adaptsim/policy_options.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_goodput.hpp"
 #include "adaptsim/pollux_workload.hpp"
@@ -17,12 +16,6 @@ BatchConfig TunedJobBatch(const IntervalJobView& job, const std::vector<int>& pl
   models::GoodputChoice fixed = models::FixedBatch(
       job.spec->batch_size, replicas, job.app->init_batch_size(), job.app->max_local_bsz());
   return {fixed.atomic_bsz, fixed.accum_steps};
-}
-
-void RequireEngineOptionsOnly(const nlohmann::json& options, const std::string& policy,
-                              const std::string& context) {
-  internal::RequireKnownOptions(
-      options, policy, {"interval_s", "restart_delay_s", "interference", "gpus_per_node"}, context);
 }
 
 std::vector<int> TakeMostFreeGpus(std::map<int, int>& free_gpus, int num_replicas) {

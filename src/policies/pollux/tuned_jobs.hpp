@@ -6,10 +6,7 @@
 #pragma once
 
 #include <map>
-#include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "adaptsim/interval_policy.hpp"
 
@@ -18,12 +15,6 @@ namespace adaptsim {
 /// The job's CSV batch size on `placement` (replicas per node): models::FixedBatch with the
 /// application's initial batch and per-GPU cap, as (per-GPU batch m, accumulation steps s).
 BatchConfig TunedJobBatch(const IntervalJobView& job, const std::vector<int>& placement);
-
-/// A rigid baseline has no options of its own: accepts only the interval-engine keys
-/// (interval_s, restart_delay_s, interference, gpus_per_node); throws
-/// InputError(context, "<policy>.<key>") for any other key.
-void RequireEngineOptionsOnly(const nlohmann::json& options, const std::string& policy,
-                              const std::string& context);
 
 /// Takes `num_replicas` GPUs from `free_gpus` (free count per node id), each time from the node
 /// with the most free GPUs, lowest id first among ties (collections.Counter.most_common(1) over

@@ -7,8 +7,20 @@
 #include <vector>
 
 #include "adaptsim/policy.hpp"
+#include "adaptsim/policy_options.hpp"
 
 namespace adaptsim {
+
+/// Options of `replay`.
+struct ReplayOptions {
+  std::string schedule;  ///< path of the recorded results JSON
+
+  template <typename Self, typename V>
+  static void VisitOptions(Self& self, V&& visit) {
+    visit(Option("schedule", "path of a results JSON with per_round_schedule", Required{}),
+          self.schedule);
+  }
+};
 
 class ReplayPolicy final : public RoundScheduler {
  public:

@@ -51,7 +51,7 @@ std::vector<double> LogValues(const std::vector<double>& bases) {
 }  // namespace
 
 ShockwavePolicy::ShockwavePolicy(ShockwaveConfig config) : config_(std::move(config)) {
-  config_.Validate("shockwave");
+  ValidateOptions(config_, {"policy", "shockwave"});
 }
 
 void ShockwavePolicy::OnJobArrived(const ActiveJobView& job) {

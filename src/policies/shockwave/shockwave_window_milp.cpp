@@ -11,6 +11,13 @@ namespace {
 
 constexpr double kCapTolerance_s = 1e-6;
 
+/// True when (C3)-(C4) pin the job's λ to the last base: its progress already is β_last·E_j, so
+/// p_j = 0 and its log utility is the constant π_j L_last/(N T) whatever its rounds (a job with no
+/// work left; docs/shockwave.md, "A job with no work left").
+bool UtilityIsConstant(const WindowProblem& problem, const WindowJob& job) {
+  return job.progress >= problem.bases.back() * job.epochs;
+}
+
 /// Divides the objective by max(1, max |c|); returns the factor.
 double NormaliseObjective(MilpProblem& milp) {
   double largest = 1.0;
@@ -72,20 +79,30 @@ void AddJobRows(const WindowProblem& problem, int j, MilpProblem& milp, int p_co
 
 }  // namespace
 
-MilpProblem BuildWindowMilp(const WindowProblem& problem) {
-  MilpProblem milp;
+WindowMilp BuildWindowMilp(const WindowProblem& problem) {
+  WindowMilp window;
+  MilpProblem& milp = window.milp;
   milp.maximize = true;
   const int num_jobs = static_cast<int>(problem.jobs.size());
   const int rounds = problem.num_rounds;
   const int bases = static_cast<int>(problem.bases.size());
   const double scale = static_cast<double>(num_jobs) * rounds;
-  for (int i = 0; i < num_jobs * rounds; ++i) milp.AddBinary(0.0);
+  for (const WindowJob& job : problem.jobs) {
+    // A job with constant utility gains nothing from a round and takes GPUs from the others:
+    // x = 0 loses no optimum (the structured solver does not plan it either).
+    const double upper = UtilityIsConstant(problem, job) ? 0.0 : 1.0;
+    for (int t = 0; t < rounds; ++t) milp.AddColumn(0.0, upper, 0.0, true);
+  }
   const int p0 = milp.num_cols;
   for (int j = 0; j < num_jobs; ++j) milp.AddColumn(0.0, kMilpInfinity, 0.0, false);
   const int lambda0 = milp.num_cols;
-  for (int j = 0; j < num_jobs; ++j) {
+  for (const WindowJob& job : problem.jobs) {
+    // A pinned job's term is a constant: kept out of the MILP, so that its weight (the fallback's
+    // ρ̂^100 reaches 1e92) does not set the normalisation and erase every other coefficient.
+    const bool constant = UtilityIsConstant(problem, job);
+    if (constant) window.objective_constant += job.weight * problem.log_values.back() / scale;
     for (int b = 0; b < bases; ++b) {
-      milp.AddColumn(0.0, 1.0, problem.jobs[j].weight * problem.log_values[b] / scale, false);
+      milp.AddColumn(0.0, 1.0, constant ? 0.0 : job.weight * problem.log_values[b] / scale, false);
     }
   }
   const int z0 = milp.num_cols;
@@ -104,8 +121,8 @@ MilpProblem BuildWindowMilp(const WindowProblem& problem) {
   for (int j = 0; j < num_jobs; ++j) {
     AddJobRows(problem, j, milp, p0 + j, lambda0 + j * bases, z0 + j * bases, s0 + j, m_col);
   }
-  NormaliseObjective(milp);
-  return milp;
+  window.objective_scale = NormaliseObjective(milp);
+  return window;
 }
 
 WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOptions& options) {
@@ -117,19 +134,8 @@ WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOption
       return solution;
     }
   }
-  MilpProblem milp = BuildWindowMilp(problem);
-  double largest = 1.0;
-  {
-    // Recover the normalisation factor to report the bound in objective units.
-    const double scale = static_cast<double>(problem.jobs.size()) * problem.num_rounds;
-    for (const WindowJob& job : problem.jobs) {
-      for (double value : problem.log_values) {
-        largest = std::max(largest, std::abs(job.weight * value / scale));
-      }
-    }
-    largest = std::max(largest, problem.k);
-  }
-  const MilpSolution result = SolveWithCbc(milp, options);
+  const WindowMilp window = BuildWindowMilp(problem);
+  const MilpSolution result = SolveWithCbc(window.milp, options);
   solution.status = FromMilp(result.status);
   solution.nodes = result.nodes;
   solution.solve_time_s = result.solve_time_s;
@@ -143,7 +149,7 @@ WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOption
     }
   }
   solution.objective = WindowObjective(problem, solution.rounds);
-  solution.bound = result.bound * largest;
+  solution.bound = result.bound * window.objective_scale + window.objective_constant;
   return solution;
 }
 

@@ -11,11 +11,24 @@
 
 namespace adaptsim {
 
+/// The window MILP and how its objective relates to the window objective Φ:
+/// Φ = objective_scale · (MILP objective) + objective_constant.
+struct WindowMilp {
+  MilpProblem milp;
+  double objective_scale = 1.0;     ///< max(1, max |coefficient|) before normalisation
+  double objective_constant = 0.0;  ///< Σ π_j L_last / (N T) over the jobs with constant utility
+};
+
 /// The MILP of docs/policies.md §8.4: x_jt (N·T binaries), p_j, λ_jb, z_jb (SOS2 binaries, 10 pair
 /// rows for 6 bases), s_j >= R_j - ē_j p_j, M >= s_j; C6 as the upper bound of s_j. Objective
 /// coefficients are divided by max(1, max |coefficient|) (the fallback's weights ρ̂^100 reach
-/// 1e30). Column layout: x_jt at j·T + t, then p, λ, z, s, M.
-MilpProblem BuildWindowMilp(const WindowProblem& problem);
+/// 1e30). A job with no work left (progress already at the last base, c_j = β_last E_j; see
+/// docs/shockwave.md, "A job with no work left") has λ pinned by (C3)-(C4) and a constant
+/// utility: its λ columns get coefficient 0 and the constant goes to objective_constant, which
+/// keeps its weight (up to ρ̂^100) out of the normalisation, and its x_jt are fixed to 0, which
+/// loses no optimum (its rounds would only take GPUs from the others). Column layout: x_jt at
+/// j·T + t, then p, λ, z, s, M.
+WindowMilp BuildWindowMilp(const WindowProblem& problem);
 
 /// Solves BuildWindowMilp with CBC. x_jt = 1 iff its value >= 0.5 (the reference's round()).
 /// objective = WindowObjective of the resulting n. Infeasible caps (C6 < 0) are reported as
