@@ -1,7 +1,10 @@
 // Clusters of several GPU types (docs/mechanism.md §12): the cluster value, CPython's random
 // draws, and the round mechanism against the reference runs on 16 V100 + 8 P100 + 8 K80
 // (../shared/data/golden/heterogeneous_tacc_16-8-8/).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -16,6 +19,9 @@
 #include "adaptsim/python_random.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"
+#include "adaptsim/store.hpp"
+#include "adaptsim/task.hpp"
+#include "adaptsim/task_fields.hpp"
 #include "golden_support.hpp"
 #include "test_support.hpp"
 
@@ -122,11 +128,11 @@ SimulationResult RunOnMixedCluster(const std::string& policy, const std::string&
   const Cluster cluster = Cluster::Parse(cluster_text);
   SimulationOptions simulation;
   simulation.num_gpus = cluster.num_gpus();
-  RoundSimulation run(ReadTrace(CanonicalTracePath()),
-                      models::LoadClusterThroughputs(TaccThroughputsPath(), cluster),
-                      MakeRoundScheduler(MakePolicy(policy, options, "policy_options", 0),
-                                         simulation, /*seed=*/0),
-                      simulation);
+  RoundSimulation run(
+      ReadTrace(CanonicalTracePath()),
+      models::LoadClusterThroughputs(TaccThroughputsPath(), cluster),
+      MakeRoundScheduler(MakePolicy(policy, options, "policy_options", 0), simulation, /*seed=*/0),
+      simulation);
   SimulationResult result = run.Run({});
   ComputeMetrics(result, simulation.num_gpus);
   return result;
@@ -245,8 +251,7 @@ TEST(HeterogeneousInputs, MissingTypeAndUnsupportedPolicyAreInputErrors) {
   auto run = [&](const std::string& policy, const std::string& throughputs) {
     RoundSimulation simulation_run(
         trace, models::LoadClusterThroughputs(throughputs, cluster),
-        MakeRoundScheduler(MakePolicy(policy, nlohmann::json::object()), simulation),
-        simulation);
+        MakeRoundScheduler(MakePolicy(policy, nlohmann::json::object()), simulation), simulation);
     simulation_run.Run({});
   };
   try {
@@ -268,6 +273,157 @@ TEST(HeterogeneousInputs, MissingTypeAndUnsupportedPolicyAreInputErrors) {
   EXPECT_THROW(models::LoadClusterThroughputs(TaccThroughputsPath(), Cluster::Parse("a100=4")),
                InputError);
 }
+
+// --- The cluster as a task-configuration field (adaptsim/simulation_options.hpp) ---
+
+/// The flags of `adaptsim run` for the reference run of `policy` on `cluster`, as
+/// TaskConfigFromArguments reads them.
+nlohmann::json ClusterFlags(const std::string& policy, const std::string& cluster) {
+  return {{"--trace", CanonicalTracePath()},
+          {"--throughputs", TaccThroughputsPath()},
+          {"--policy", policy},
+          {"--cluster", cluster}};
+}
+
+// One field: its canonical text names the types in worker-id order, the reference's V:P:K form
+// and the named form are the same task, and a cluster of the default type alone is num_gpus (the
+// task ids of homogeneous tasks do not change; tests/data/shipped_task_ids.txt pins them).
+TEST(ClusterField, OneTaskPerClusterAndHomogeneousIdsUnchanged) {
+  TaskConfig plain;
+  plain.trace_path = "a.trace";
+  plain.throughputs_path = "t.json";
+  plain.policy = "gandiva_fair";
+  plain.simulation.num_gpus = 32;
+  EXPECT_FALSE(plain.ToJson().contains("cluster"));
+
+  TaskConfig one_type = plain;
+  one_type.simulation.cluster = Cluster::Parse("v100=32");
+  EXPECT_EQ(one_type.Id(), plain.Id());
+
+  TaskConfig mixed = plain;
+  mixed.simulation.cluster = Cluster::Parse("v100=16,p100=8,k80=8");
+  TaskConfig reference_form = plain;
+  reference_form.simulation.cluster = Cluster::Parse("16:8:8");
+  EXPECT_EQ(mixed.ToJson()["cluster"], "k80=8,p100=8,v100=16");
+  EXPECT_EQ(mixed.Id(), reference_form.Id());
+  EXPECT_NE(mixed.Id(), plain.Id());
+  const TaskConfig back = TaskConfig::FromJson(mixed.ToJson());
+  ASSERT_TRUE(back.simulation.cluster.has_value());
+  EXPECT_EQ(*back.simulation.cluster, *mixed.simulation.cluster);
+  EXPECT_EQ(back.Id(), mixed.Id());
+
+  // The stored num_gpus must be the cluster's GPU count.
+  TaskConfig wrong = mixed;
+  wrong.simulation.num_gpus = 16;
+  try {
+    wrong.simulation.Validate();
+    ADD_FAILURE() << "no error for num_gpus 16 on a 32-GPU cluster";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.field(), "cluster");
+  }
+}
+
+// `adaptsim run --cluster`, a Python keyword: given instead of the GPU count, which it sets; both,
+// neither and a bad value are errors that name the flag or keyword.
+TEST(ClusterField, FlagsAndKeywordsGiveTheClusterInsteadOfTheGpuCount) {
+  ADAPTSIM_REQUIRE_DATA();
+  const TaskConfig task = TaskConfigFromArguments(
+      ClusterFlags("gandiva_fair", "v100=16,p100=8,k80=8"), ArgumentNames::kFlag, "command line");
+  EXPECT_EQ(task.simulation.num_gpus, 32);
+  ASSERT_TRUE(task.simulation.cluster.has_value());
+  EXPECT_EQ(task.simulation.cluster->ToString(), "k80=8,p100=8,v100=16");
+  nlohmann::json keywords = {{"trace", CanonicalTracePath()},
+                             {"throughputs", TaccThroughputsPath()},
+                             {"policy", "gandiva_fair"},
+                             {"gpus", nullptr},
+                             {"cluster", "16:8:8"}};
+  EXPECT_EQ(TaskConfigFromArguments(keywords, ArgumentNames::kKeyword, "adaptsim.run").Id(),
+            task.Id());
+
+  auto error_of = [](nlohmann::json arguments, ArgumentNames names) {
+    try {
+      TaskConfigFromArguments(arguments, names, "command line");
+    } catch (const InputError& error) {
+      return std::make_pair(error.field(), std::string(error.what()));
+    }
+    ADD_FAILURE() << "no error for " << arguments.dump();
+    return std::make_pair(std::string(), std::string());
+  };
+  nlohmann::json both = ClusterFlags("gandiva_fair", "16:8:8");
+  both["--gpus"] = "32";
+  EXPECT_EQ(error_of(both, ArgumentNames::kFlag).first, "--cluster");
+  EXPECT_NE(error_of(both, ArgumentNames::kFlag).second.find("not both"), std::string::npos);
+  nlohmann::json neither = ClusterFlags("gandiva_fair", "");
+  neither.erase("--cluster");
+  const auto [missing_field, missing] = error_of(neither, ArgumentNames::kFlag);
+  EXPECT_EQ(missing_field, "--gpus");
+  EXPECT_NE(missing.find("--cluster"), std::string::npos) << missing;
+  const auto [bad_field, bad] =
+      error_of(ClusterFlags("gandiva_fair", "v100=16,p100=x"), ArgumentNames::kFlag);
+  EXPECT_EQ(bad_field, "--cluster");
+  EXPECT_NE(bad.find("p100=x"), std::string::npos) << bad;
+  keywords["cluster"] = 32;  // a number is not a cluster's text
+  EXPECT_EQ(error_of(keywords, ArgumentNames::kKeyword).first, "cluster");
+}
+
+// A task that names the cluster runs the reference run: RunTask reads every type's throughputs.
+TEST(ClusterField, TaskOnTheMixedClusterIsTheReferenceRun) {
+  ADAPTSIM_REQUIRE_HETEROGENEOUS_DATA("gandiva_fair");
+  const TaskConfig task = TaskConfigFromArguments(
+      ClusterFlags("gandiva_fair", "v100=16,p100=8,k80=8"), ArgumentNames::kFlag, "command line");
+  ExpectIdenticalToGolden(RunTask(task), LoadGoldenFile(HeterogeneousGoldenPath("gandiva_fair")));
+  // The interval engine runs one GPU type.
+  TaskConfig interval = task;
+  interval.policy = "optimus";
+  EXPECT_THROW(RunTask(interval), InputError);
+}
+
+#ifdef ADAPTSIM_BINARY
+// End to end: `adaptsim run --cluster v100=16,p100=8,k80=8 --out OUT` writes the reference run
+// of fifo_perf (every JCT, the makespan, the busy time of each worker id) with its cluster in
+// the task's configuration; a bad cluster exits non-zero naming the flag and writes nothing.
+TEST(ClusterField, AdaptsimRunOnTheMixedClusterIsTheReferenceRun) {
+  ADAPTSIM_REQUIRE_HETEROGENEOUS_DATA("fifo_perf");
+  const GoldenRun golden = LoadGoldenFile(HeterogeneousGoldenPath("fifo_perf"));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("adaptsim_cluster_run_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "out.h5").string(), log = (dir / "stderr.txt").string();
+  auto run = [&](const std::string& cluster) {
+    const std::string command = std::string(ADAPTSIM_BINARY) + " run --trace " +
+                                CanonicalTracePath() + " --throughputs " + TaccThroughputsPath() +
+                                " --policy fifo_perf --cluster " + cluster + " --out " + out +
+                                " >/dev/null 2>" + log;
+    return std::system(command.c_str());
+  };
+  ASSERT_EQ(run("v100=16,p100=8,k80=8"), 0);
+  const std::vector<SummaryRow> rows = ReadSummary(out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].num_gpus, 32);
+  const StoredTask stored = ReadTask(out, rows[0].task_id);
+  EXPECT_EQ(nlohmann::json::parse(stored.config_json)["cluster"], "k80=8,p100=8,v100=16");
+  ASSERT_EQ(stored.status, TaskStatus::kOk) << stored.message;
+  ExpectJctsMatch(stored.result, golden, 1e-9);
+  EXPECT_NEAR(stored.result.summary.makespan_s, golden.makespan_s, 1e-9 * golden.makespan_s);
+  EXPECT_EQ(stored.result.summary.num_rounds, static_cast<std::int64_t>(golden.round_jobs.size()));
+  ASSERT_EQ(stored.result.gpu_busy_time_s.size(), golden.utilization.size());
+  for (std::size_t w = 0; w < golden.utilization.size(); ++w) {
+    EXPECT_DOUBLE_EQ(
+        PythonRound(stored.result.gpu_busy_time_s[w] / stored.result.summary.makespan_s, 5),
+        golden.utilization[w])
+        << "worker " << w;
+  }
+
+  std::filesystem::remove(out);
+  EXPECT_NE(run("v100=16,p100=x"), 0);
+  std::ifstream in(log);
+  const std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(message.find("--cluster"), std::string::npos) << message;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove_all(dir);
+}
+#endif
 
 }  // namespace
 }  // namespace adaptsim::testing

@@ -64,7 +64,9 @@ TEST(GandivaFair, EqualShareIgnoringScaleFactor) {
 TEST(Fifo, AdmitsInIdOrderAndStopsAtFirstMisfit) {
   for (bool respect_capacity : {false, true}) {
     Fixture f({2, 4, 1, 1}, 4);  // job 0 (2 GPUs) fits, job 1 (4) does not: stop, job 2 waits
-    FifoPolicy fifo({.respect_capacity = respect_capacity});
+    FifoOptions options;
+    options.respect_capacity = respect_capacity;
+    FifoPolicy fifo(options);
     Allocation a = fifo.ComputeAllocation(f.state);
     EXPECT_EQ(a.time_fraction.at(0), 1.0);
     EXPECT_EQ(a.time_fraction.at(1), 0.0);
@@ -82,7 +84,9 @@ TEST(Fifo, AdmitsInIdOrderAndStopsAtFirstMisfit) {
 TEST(Fifo, ReferenceAdmitsReplacementBeforeSubtractingLaterJobs) {
   for (bool respect_capacity : {false, true}) {
     Fixture f({1, 1, 2}, 2);  // jobs 0 and 1 (1 GPU each) run, job 2 (2 GPUs) queues
-    FifoPolicy fifo({.respect_capacity = respect_capacity});
+    FifoOptions options;
+    options.respect_capacity = respect_capacity;
+    FifoPolicy fifo(options);
     Allocation a = fifo.ComputeAllocation(f.state);
     EXPECT_EQ(a.time_fraction.at(2), 0.0);
     f.state.jobs.erase(f.state.jobs.begin());  // job 0 completes; job 1 still runs

@@ -126,6 +126,10 @@ struct ConfigField {
   /// A content-hash field that, when set, replaces this one in the task id (a path: the same
   /// bytes have the same id wherever they live).
   std::string_view identified_by = {};
+  /// The key of a required field that this one may be given in place of, and then determines
+  /// (`cluster` for `num_gpus`: a cluster of GPU types gives its GPU count). A sweep, `adaptsim
+  /// run` and `adaptsim.run` need one of the two and refuse both.
+  std::string_view instead_of = {};
 };
 
 /// The field's sweep key, flag or keyword; "" when it has none.

@@ -129,6 +129,8 @@ std::string ValueName(const ConfigField& field) {
     return field.text == TextKind::kPolicy ? "NAME"
            : field.text == TextKind::kText ? "TEXT"
                                            : "PATH";
+  } else if constexpr (std::is_same_v<M, Cluster>) {
+    return "TYPE=N,...";
   } else if constexpr (std::is_integral_v<M>) {
     return "INT";
   } else if constexpr (std::is_same_v<M, WrittenNumber>) {

@@ -52,9 +52,10 @@ std::vector<PolicyEntry> GavelFamilyPolicies() {
       Declared<MaxSumThroughputOptions>("max_sum_throughput", "alias of max_sum_throughput_perf",
                                         kRound,
                                         Construct<AllocationPolicy, MaxSumThroughputPolicy>()),
-      Declared<AlloXOptions>("allox",
-                             "AlloX: min-cost assignment of the oldest jobs (options alpha, shift_costs_by_minimum)", kRound,
-                             Construct<AllocationPolicy, AlloXPolicy>()),
+      Declared<AlloXOptions>(
+          "allox",
+          "AlloX: min-cost assignment of the oldest jobs (options alpha, shift_costs_by_minimum)",
+          kRound, Construct<AllocationPolicy, AlloXPolicy>()),
       Declared<NoOptions>("isolated", "equal GPU share: x = min(1, G/(m s))", kRound,
                           Construct<AllocationPolicy, IsolatedPolicy>()),
       Declared<NoOptions>("isolated_plus", "x = min(1, G/m) with strict-priority selection", kRound,
