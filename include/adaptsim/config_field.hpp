@@ -129,6 +129,10 @@ struct ConfigField {
   /// The key of an earlier field of the same list: this field is written exactly when that one is
   /// (a production log's sample_start_hour and sample_hours, with sample_jobs); "" = on its own.
   std::string_view written_with = {};
+  /// The key of a required field that this one may be given in place of, and then determines
+  /// (`cluster` for `num_gpus`: a cluster of GPU types gives its GPU count). A sweep, `adaptsim
+  /// run` and `adaptsim.run` need one of the two and refuse both.
+  std::string_view instead_of = {};
 };
 
 /// The field's sweep key, flag or keyword; "" when it has none.

@@ -165,6 +165,8 @@ std::string ValueName(const ConfigField& field) {
     return field.text == TextKind::kPolicy ? "NAME"
            : field.text == TextKind::kText ? "TEXT"
                                            : "PATH";
+  } else if constexpr (std::is_same_v<M, Cluster>) {
+    return "TYPE=N,...";
   } else if constexpr (std::is_integral_v<M>) {
     return "INT";
   } else if constexpr (std::is_same_v<M, WrittenNumber>) {
@@ -190,7 +192,8 @@ std::string FieldHelp(const ConfigField& field, const M& default_value) {
   const nlohmann::json shown = WriteFieldJson(default_value);
   const std::string seconds = field.unit == "s" ? " s" : "";
   if (field.required) {
-    notes.push_back("required");
+    const std::optional<ConfigField> instead = FieldInsteadOf(field.key);
+    notes.push_back(instead ? "required unless " + FlagName(*instead) + " is given" : "required");
   } else if (!std::isnan(field.default_number)) {
     notes.push_back("default " + NumberText(field.default_number) + seconds +
                     (field.default_doc.empty() ? "" : "; " + std::string(field.default_doc)));

@@ -489,8 +489,17 @@ void BuildDimensions(const Reader& reader, const Collected& collected, SweepSpec
   }
   for (const SpecKey& spec_key : SpecKeys()) {
     const std::string key = AxisName(spec_key.field);
-    if (spec_key.field.required && index.count(key) == 0) {
-      throw InputError(reader.file, 0, key, "missing required key");
+    const std::optional<ConfigField> instead = FieldInsteadOf(spec_key.field.key);
+    const std::string instead_key = instead ? AxisName(*instead) : std::string();
+    const bool instead_given = !instead_key.empty() && index.count(instead_key) > 0;
+    if (spec_key.field.required && index.count(key) == 0 && !instead_given) {
+      throw InputError(
+          reader.file, 0, key,
+          "missing required key" + (instead_key.empty() ? "" : " (or `" + instead_key + "`)"));
+    }
+    if (instead_given && index.count(key) > 0) {
+      const Axis& axis = index.at(instead_key);
+      reader.Throw(*axis.node, axis.field, "give `" + key + "` or `" + instead_key + "`, not both");
     }
   }
   // A log's format is never guessed from its name: [production] needs `format`.
