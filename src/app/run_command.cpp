@@ -199,8 +199,16 @@ std::string FieldHelp(const ConfigField& field, const M& default_value) {
                     (field.default_doc.empty() ? "" : "; " + std::string(field.default_doc)));
   } else if (shown.is_number()) {
     notes.push_back("default " + NumberText(shown.get<double>()) + seconds);
-  } else if (shown.is_string()) {
+  } else if (shown.is_string() && !shown.get<std::string>().empty()) {
     notes.push_back("default " + shown.get<std::string>());
+  } else if (!field.default_doc.empty()) {
+    notes.push_back("default: " + std::string(field.default_doc));
+  } else if (shown.is_array() && !shown.empty() && shown.front().is_number()) {
+    std::string list;  // "0,0.5,0.5", as the flag is written
+    for (const nlohmann::json& item : shown) {
+      list += (list.empty() ? "" : ",") + NumberText(item.get<double>());
+    }
+    notes.push_back("default " + list);
   }
   if (const std::string range = field.range.Describe(); !range.empty()) notes.push_back(range);
   std::string text(field.doc);
@@ -378,10 +386,7 @@ void AddProductionOptions(CLI::App& cmd, const std::shared_ptr<RunCommandOptions
     using Member = std::remove_cvref_t<decltype(member)>;
     const std::string flag = FlagName(field);
     RunCommandOptions* run = options.get();
-    std::string help = FieldHelp(field, member);
-    if (!field.default_doc.empty() && help.find("default") == std::string::npos) {
-      help += " [default: " + std::string(field.default_doc) + "]";
-    }
+    const std::string help = FieldHelp(field, member);
     CLI::Option* option = nullptr;
     if constexpr (std::is_same_v<Member, bool>) {
       option = cmd.add_flag_callback(
