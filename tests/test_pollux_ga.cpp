@@ -238,10 +238,10 @@ struct RandomInstance {
 
 // Random shapes and bounds, including empty nodes, tight replica and node caps, min_replicas
 // and interference avoidance on and off.
-RandomInstance MakeInstance(PhiloxRandom& random) {
+RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
   RandomInstance instance;
   GaProblem& problem = instance.problem;
-  problem.num_jobs = 1 + random.Below(30);
+  problem.num_jobs = 1 + random.Below(max_jobs);
   problem.num_nodes = 1 + random.Below(20);
   const int J = problem.num_jobs, N = problem.num_nodes;
   for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(9));
@@ -260,11 +260,12 @@ RandomInstance MakeInstance(PhiloxRandom& random) {
 
 // `apply` and `reference` on 3000 random instances: the same states and the same next draw.
 template <typename Apply, typename Reference>
-void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference) {
+void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference,
+                           int max_jobs = 30) {
   PhiloxRandom instances(seed, 1);
   int changed = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    const RandomInstance instance = MakeInstance(instances);
+    const RandomInstance instance = MakeInstance(instances, max_jobs);
     GaState expected = instance.state, actual = instance.state;
     PhiloxRandom reference_random(trial, seed), random(trial, seed);
     reference(instance, reference_random, expected);
@@ -296,6 +297,117 @@ TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorDrawForDraw) {
       [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
         ReferenceMutate(i.problem, random, state);
       });
+}
+
+TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorForManyJobs) {
+  // Up to 100 jobs: the step that skips jobs without replicas on a node (up to 64 jobs) and the
+  // one beyond it.
+  ExpectSameAsReference(
+      4,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        MutateState(i.problem, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceMutate(i.problem, random, state);
+      },
+      100);
+}
+
+// Every row of every state of a small problem with its bounds (the set CountRepairedStates
+// counts), enumerated.
+std::set<GaState> BoundedStates(const GaProblem& problem, const GaOptions& options) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  std::set<GaState> states;
+  GaState state(static_cast<std::size_t>(J) * N, 0);
+  auto within = [&](int j) {
+    int total = 0, nodes = 0;
+    for (int n = 0; n < N; ++n) total += state[j * N + n], nodes += state[j * N + n] > 0;
+    return total <= problem.max_replicas[j] && nodes <= options.max_nodes_per_job &&
+           (total == 0 || total >= problem.min_replicas[j]);
+  };
+  while (true) {  // odometer over entries 0 .. capacity
+    bool all = true;
+    for (int j = 0; j < J; ++j) all = all && within(j);
+    if (all) states.insert(state);
+    std::size_t i = 0;
+    while (i < state.size() && state[i] == std::max(problem.node_capacity[i % N], 0))
+      state[i++] = 0;
+    if (i == state.size()) return states;
+    ++state[i];
+  }
+}
+
+TEST(PolluxGa, RepairReturnsOnlyTheCountedStates) {
+  PhiloxRandom random(15, 2);
+  int small = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    GaProblem problem;
+    problem.num_jobs = 1 + random.Below(2);
+    problem.num_nodes = 1 + random.Below(4);
+    const int J = problem.num_jobs, N = problem.num_nodes;
+    for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(4));
+    for (int j = 0; j < J; ++j) {
+      problem.max_replicas.push_back(random.Below(6));
+      problem.min_replicas.push_back(random.Below(3) == 0 ? random.Below(4) : 0);
+    }
+    problem.base_state.assign(static_cast<std::size_t>(J) * N, 0);
+    GaOptions options;
+    options.interference_avoidance = random.Below(2) == 0;
+    options.max_nodes_per_job = 1 + random.Below(N + 1);
+    const std::set<GaState> states = BoundedStates(problem, options);
+    ASSERT_EQ(CountRepairedStates(problem, options, states.size() + 5), states.size())
+        << "trial " << trial;
+    ASSERT_EQ(CountRepairedStates(problem, options, states.size() - 1), states.size())
+        << "trial " << trial << ": saturates at bound + 1";
+    small += states.size() <= 100;
+    for (int k = 0; k < 50; ++k) {  // repaired random states are among them
+      GaState state(static_cast<std::size_t>(J) * N);
+      for (int& x : state) x = random.Below(6);
+      RepairState(problem, options, random, state);
+      ASSERT_TRUE(states.count(state)) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(small, 100);
+  // A large problem saturates without enumerating.
+  GaProblem large;
+  large.num_jobs = 3;
+  large.num_nodes = 512;
+  large.node_capacity.assign(512, 4);
+  large.max_replicas = {2048, 1, 0};
+  large.min_replicas = {0, 0, 0};
+  EXPECT_EQ(CountRepairedStates(large, GaOptions{}, 100), 101u);
+}
+
+TEST(PolluxGa, StopsOnceThePopulationHoldsEveryRepairedStateWithTheSameResult) {
+  // One job with at most one replica on 5 nodes of 2 GPUs: 6 states. The base state is the empty
+  // one, so the first generations find the others.
+  GaProblem problem;
+  problem.num_jobs = 1;
+  problem.num_nodes = 5;
+  problem.node_capacity.assign(5, 2);
+  problem.max_replicas = {1};
+  problem.min_replicas = {0};
+  problem.base_state.assign(5, 0);
+  problem.evaluate = [](const GaState& s) {
+    int first = -1;
+    for (int n = 0; n < 5; ++n)
+      if (s[n] > 0 && first < 0) first = n;
+    return GaObjectives{first < 0 ? 0.0 : -1.0, first < 0 ? 0.0 : (first % 3) * 0.5};
+  };
+  ASSERT_EQ(CountRepairedStates(problem, GaOptions{}, 100), 6u);
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    PhiloxRandom full_random(seed, 1), stopped_random(seed, 1);
+    const GaResult full =
+        RunPolluxGa(problem, {problem.base_state}, GaOptions{}, full_random, {false});
+    const GaResult stopped =
+        RunPolluxGa(problem, {problem.base_state}, GaOptions{}, stopped_random);
+    EXPECT_EQ(stopped.front, full.front);
+    EXPECT_EQ(stopped.values, full.values);
+    EXPECT_EQ(stopped.evaluations, full.evaluations);
+    EXPECT_EQ(full.evaluations, 6);
+    // The shortened run drew less: it did stop early.
+    EXPECT_NE(stopped_random.Next(), full_random.Next()) << "seed " << seed;
+  }
 }
 
 TEST(PolluxGa, OffspringOfAGenerationAreDistinct) {
@@ -437,6 +549,65 @@ TEST(PolluxGa, CrowdingEqualsPymoosDefinition) {
     with_duplicates += std::count(expected.begin(), expected.end(), 0.0) > 0;
   }
   EXPECT_GT(with_duplicates, 100);  // the populations exercise the duplicate rule
+}
+
+// The lexicographic order (f0, f1, index) written out: a stable sort by the objectives.
+std::vector<int> LexicographicOrder(const std::vector<GaObjectives>& values, int count) {
+  std::vector<int> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return values[a][0] < values[b][0] ||
+           (values[a][0] == values[b][0] && values[a][1] < values[b][1]);
+  });
+  return order;
+}
+
+TEST(PolluxGa, SortingWithASortedPrefixEqualsSortingAll) {
+  PhiloxRandom random(13, 2);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, false);
+    const int n = static_cast<int>(values.size());
+    const std::vector<int> prefix = LexicographicOrder(values, random.Below(n + 1));
+    FrontSorting all, merged;
+    SortFronts(values, all);
+    SortFronts(values, merged, prefix);
+    ASSERT_EQ(all.order, LexicographicOrder(values, n)) << "trial " << trial;
+    ASSERT_EQ(merged.order, all.order) << "trial " << trial;
+    ASSERT_EQ(merged.members, all.members) << "trial " << trial;
+    ASSERT_EQ(merged.starts, all.starts) << "trial " << trial;
+    ASSERT_EQ(merged.rank, all.rank) << "trial " << trial;
+  }
+}
+
+TEST(PolluxGa, FrontCrowdingEqualsPymoosDefinition) {
+  PhiloxRandom random(14, 2);
+  int fronts = 0, with_duplicates = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, false);
+    FrontSorting sorting;
+    SortFronts(values, sorting);
+    for (std::size_t k = 0; k + 1 < sorting.starts.size(); ++k) {
+      // The front's points in index order, and their positions in lexicographic order.
+      std::vector<GaObjectives> front;
+      std::vector<int> position(values.size(), -1), lexicographic;
+      for (int p = sorting.starts[k]; p < sorting.starts[k + 1]; ++p) {
+        position[sorting.members[p]] = static_cast<int>(front.size());
+        front.push_back(values[sorting.members[p]]);
+      }
+      for (int i : sorting.order) {
+        if (position[i] >= 0) lexicographic.push_back(position[i]);
+      }
+      std::vector<int> unique;
+      std::vector<double> actual;
+      FrontCrowdingDistances(front, lexicographic, unique, actual);
+      const std::vector<double> expected = ReferenceCrowding(front);
+      ASSERT_EQ(actual, expected) << "trial " << trial << " front " << k;
+      ++fronts;
+      with_duplicates += front.size() > 2 && std::count(expected.begin(), expected.end(), 0.0) > 0;
+    }
+  }
+  EXPECT_GT(fronts, 1000);
+  EXPECT_GT(with_duplicates, 50);  // fronts with equal points exercise the duplicate rule
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -149,28 +150,47 @@ bool Dominates(const GaObjectives& a, const GaObjectives& b) {
 
 }  // namespace
 
-void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting) {
+void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting,
+                std::span<const int> sorted_prefix) {
   // Two objectives: sweep in lexicographic order; a point joins the first front whose last member
   // (the one with the smallest second objective so far) does not dominate it.
   const int n = static_cast<int>(values.size());
   std::vector<int>& order = sorting.order;
   order.resize(n);
-  std::iota(order.begin(), order.end(), 0);
   const bool has_nan = std::any_of(values.begin(), values.end(), [](const GaObjectives& v) {
     return std::isnan(v[0]) || std::isnan(v[1]);
   });
+  sorting.has_nan = has_nan;
   if (has_nan) {  // no strict weak order: keep std::stable_sort's own answer
+    std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return values[a] < values[b]; });
   } else {  // a total order with the index as tie-break: the stable order, without a buffer
-    std::vector<FrontSorting::Key>& keys = sorting.keys;
-    keys.resize(n);
-    for (int i = 0; i < n; ++i) keys[i] = {values[i][0], values[i][1], i};
-    std::sort(keys.begin(), keys.end(), [](const FrontSorting::Key& a, const FrontSorting::Key& b) {
+    using Key = FrontSorting::Key;
+    auto less = [](const Key& a, const Key& b) {
       if (a.f0 != b.f0) return a.f0 < b.f0;
       if (a.f1 != b.f1) return a.f1 < b.f1;
       return a.index < b.index;
-    });
+    };
+    // A total order has one sorted sequence: merging the sorted prefix with the sorted rest
+    // gives it.
+    const int k = static_cast<int>(sorted_prefix.size());
+    ADAPTSIM_CHECK(k <= n);
+    std::vector<Key>& keys = sorting.keys;
+    keys.resize(n);
+    for (int i = 0; i < k; ++i) {
+      const int index = sorted_prefix[i];
+      keys[i] = {values[index][0], values[index][1], index};
+    }
+    for (int i = k; i < n; ++i) keys[i] = {values[i][0], values[i][1], i};
+    std::sort(keys.begin() + k, keys.end(), less);
+    if (k > 0) {
+      std::vector<Key>& merged = sorting.merged;
+      merged.resize(n);
+      std::merge(keys.begin(), keys.begin() + k, keys.begin() + k, keys.end(), merged.begin(),
+                 less);
+      keys.swap(merged);
+    }
     for (int i = 0; i < n; ++i) order[i] = keys[i].index;
   }
   std::vector<int>& rank = sorting.rank;
@@ -268,6 +288,45 @@ void CrowdingDistances(std::span<const GaObjectives> values, CrowdingScratch& sc
     if (std::isinf(c)) c = kInfinity;
 }
 
+void FrontCrowdingDistances(std::span<const GaObjectives> values,
+                            std::span<const int> lexicographic, std::vector<int>& unique,
+                            std::vector<double>& crowding) {
+  constexpr double kInfinity = 1e14;
+  const int n = static_cast<int>(values.size());
+  if (n <= 2) {
+    crowding.assign(n, kInfinity);
+    return;
+  }
+  crowding.assign(n, 0.0);
+  // The first of each run of equal points is the one of lowest index, as CrowdingDistances
+  // keeps; the unique points in lexicographic order are sorted by f0 (no ties in a front) and,
+  // reversed, by f1.
+  unique.clear();
+  unique.push_back(lexicographic[0]);
+  for (int i = 1; i < n; ++i) {
+    if (values[lexicographic[i]] != values[lexicographic[i - 1]]) {
+      unique.push_back(lexicographic[i]);
+    }
+  }
+  const std::size_t u = unique.size();
+  const double inf = std::numeric_limits<double>::infinity();
+  // Objective m over the unique points in ascending order, `at(i)` the i-th of them: the same
+  // expressions as CrowdingDistances, in the same order per point.
+  auto add = [&](int m, auto at) {
+    const double norm = values[at(u - 1)][m] - values[at(0)][m];
+    if (norm == 0) return;
+    for (std::size_t i = 0; i < u; ++i) {
+      const double to_last = i == 0 ? inf : (values[at(i)][m] - values[at(i - 1)][m]) / norm;
+      const double to_next = i + 1 == u ? inf : (values[at(i + 1)][m] - values[at(i)][m]) / norm;
+      crowding[at(i)] += (to_last + to_next) / 2.0;
+    }
+  };
+  add(0, [&](std::size_t i) { return unique[i]; });
+  add(1, [&](std::size_t i) { return unique[u - 1 - i]; });
+  for (double& c : crowding)
+    if (std::isinf(c)) c = kInfinity;
+}
+
 std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
   CrowdingScratch scratch;
   std::vector<double> crowding;
@@ -277,12 +336,39 @@ std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
 
 namespace {
 
+// Copies and fills of rows and states, inline: blocks of a fixed size become vector moves, where
+// std::copy_n and std::fill_n of a run-time length call memmove and memset, which cost more than
+// the work for 16 entries. The last block may overlap the one before it (same values).
+[[gnu::always_inline]] inline void CopyInts(const int* __restrict source, std::size_t count,
+                                            int* __restrict target) {
+  if (count >= 8) {
+    for (std::size_t i = 0; i + 8 <= count; i += 8) std::memcpy(target + i, source + i, 32);
+    std::memcpy(target + count - 8, source + count - 8, 32);
+  } else if (count >= 4) {
+    std::memcpy(target, source, 16);
+    std::memcpy(target + count - 4, source + count - 4, 16);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) target[i] = source[i];
+  }
+}
+[[gnu::always_inline]] inline void ZeroInts(int* target, std::size_t count) {
+  constexpr int kZeros[8] = {};
+  if (count >= 8) {
+    for (std::size_t i = 0; i + 8 <= count; i += 8) std::memcpy(target + i, kZeros, 32);
+    std::memcpy(target + count - 8, kZeros, 32);
+  } else if (count >= 4) {
+    std::memcpy(target, kZeros, 16);
+    std::memcpy(target + count - 4, kZeros, 16);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) target[i] = 0;
+  }
+}
+
 // Per-run constants and buffers of the mutation and the repair (no allocation per offspring).
 struct GaScratch {
   explicit GaScratch(const GaProblem& problem)
       : distributed_holders(problem.num_nodes),
         used(problem.num_nodes),
-        holders(problem.num_nodes),
         order(problem.num_nodes),
         values(problem.num_nodes),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
@@ -298,8 +384,7 @@ struct GaScratch {
     }
   }
   std::vector<int> distributed_holders;  ///< per node: distributed jobs on it so far (repair 1)
-  std::vector<int> used;                 ///< per node: replicas placed so far (repair 4, mutation)
-  std::vector<int> holders;              ///< per node: jobs with a replica on it (mutation)
+  std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
   std::vector<int> order;                ///< per node: random node order (repair 2-3)
   std::vector<int> values;               ///< per node: a row before repair 2-3
   std::vector<int> candidates, parents;  ///< tournament selection
@@ -322,8 +407,8 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
   int* __restrict distributed_holders = scratch.distributed_holders.data();
   int* __restrict used = scratch.used.data();
   const int* __restrict capacity = problem.node_capacity.data();
-  std::fill_n(distributed_holders, N, 0);
-  std::fill_n(used, N, 0);
+  ZeroInts(distributed_holders, N);
+  ZeroInts(used, N);
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
     int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
@@ -356,8 +441,8 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
       int* values = scratch.values.data();
       std::iota(order, order + N, 0);
       random.Shuffle({order, static_cast<std::size_t>(N)});
-      std::copy_n(row, N, values);
-      std::fill_n(row, N, 0);
+      CopyInts(row, N, values);
+      ZeroInts(row, N);
       int kept = 0, kept_nodes = 0;
       for (int i = 0; i < N && kept < max_replicas && kept_nodes < options.max_nodes_per_job; ++i) {
         const int take = std::min(values[order[i]], max_replicas - kept);
@@ -376,7 +461,7 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
     if (problem.min_replicas[j] > 0) {
       total = 0;
       for (int n = 0; n < N; ++n) total += row[n];
-      if (total < problem.min_replicas[j]) std::fill_n(row, N, 0);
+      if (total < problem.min_replicas[j]) ZeroInts(row, N);
     }
   }
 }
@@ -403,8 +488,34 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
 
 namespace {
 
-// Up to this many jobs, step 3 of the mutation tests a node's entries without branches.
+// Up to this many jobs, step 3 of the mutation tests a node's entries without branches; above it
+// and up to kMaskedJobs (one bit per job in a word), it skips the jobs without replicas on a node
+// from one hit to the next by scanning the words alone.
 constexpr int kBranchFreeJobs = 16;
+constexpr int kMaskedJobs = 64;
+constexpr int kScanWords = 8;  // FirstBelow reads words in blocks of 8
+
+// The first t in [0, count) with words[t] < threshold, else count; reads words[0 .. count rounded
+// up to a multiple of kScanWords). Vector extensions: each clone of the caller compiles it for
+// its own target.
+inline int FirstBelow(const std::uint32_t* words, int count, std::uint32_t threshold) {
+  using Words = std::uint32_t __attribute__((vector_size(4 * kScanWords)));
+  using Lanes = std::uint64_t __attribute__((vector_size(4 * kScanWords)));
+  Words limit;
+  for (int k = 0; k < kScanWords; ++k) limit[k] = threshold;
+  for (int t = 0; t < count; t += kScanWords) {
+    Words block;
+    std::memcpy(&block, words + t, sizeof block);
+    const Lanes below = reinterpret_cast<Lanes>(block < limit);
+    if ((below[0] | below[1] | below[2] | below[3]) == 0) continue;
+    const int end = std::min(t + kScanWords, count);
+    for (int k = t; k < end; ++k) {
+      if (words[k] < threshold) return k;
+    }
+    return count;
+  }
+  return count;
+}
 
 // pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
 // same test as Uniform() < p.
@@ -414,57 +525,90 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   const int J = problem.num_jobs, N = problem.num_nodes;
   const std::uint64_t one_in_ten = scratch.one_in_ten;
   auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
-  for (int j = 0; j < J; ++j) {
-    if (random.Next() < one_in_ten) {
-      std::copy_n(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
+  // Steps 1-2 draw at most J + J·(1 + N) words, read from one reserved window.
+  {
+    const std::uint32_t* __restrict words =
+        random.Reserve(static_cast<std::size_t>(J) * (2 + static_cast<std::size_t>(N))).data();
+    std::size_t drawn = 0;
+    for (int j = 0; j < J; ++j) {
+      if (words[drawn++] < one_in_ten) {
+        CopyInts(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
+      }
     }
+    for (int j = 0; j < J; ++j) {
+      if (words[drawn++] >= one_in_ten) continue;
+      int* r = row(j);
+      for (int n = 0; n < N; ++n) r[n] = words[drawn + n] < one_in_ten ? 0 : r[n];
+      drawn += N;
+    }
+    random.Skip(drawn);
   }
-  for (int j = 0; j < J; ++j) {
-    if (random.Next() >= one_in_ten) continue;
-    int* r = row(j);
-    for (int n = 0; n < N; ++n)
-      if (random.Next() < one_in_ten) r[n] = 0;
-  }
-  int* __restrict used = scratch.used.data();
-  int* __restrict holders = scratch.holders.data();
-  std::fill_n(used, N, 0);
-  std::fill_n(holders, N, 0);
-  for (int j = 0; j < J; ++j) {
-    const int* __restrict r = row(j);
-    for (int n = 0; n < N; ++n) used[n] += r[n], holders[n] += r[n] > 0;
-  }
-  // The nodes with a free GPU (the others have p1 = p2 = 0 and draw nothing), without branches.
-  int* __restrict free_nodes = scratch.order.data();
-  int num_free = 0;
-  for (int n = 0; n < N; ++n) {
-    free_nodes[num_free] = n;
-    num_free += problem.node_capacity[n] - used[n] >= 1;
-  }
-  // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
-  // from before this step: no copy of the state is needed. An entry draws one word, and a hit
-  // below `high` one more for its new count: at most 2·J words per free node, reserved at once.
+  // Step 3, node by node: a node's replicas and jobs are counted from its column just before
+  // its turn (the earlier nodes' turns change only their own columns), and a node without a free
+  // GPU has p1 = p2 = 0 and draws nothing. Each entry is read once, at its own (n, j), before it
+  // is written, so it still holds its value from before this step: no copy of the state is
+  // needed. An entry draws one word, and a hit below `high` one more for its new count: at most
+  // 2·J words per node, reserved at once.
   const std::uint64_t absent = scratch.absent;
+  const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
   const std::uint32_t* __restrict words =
-      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(num_free)).data();
+      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(N) + kScanWords)
+          .data();
   std::size_t drawn = 0;
-  for (int f = 0; f < num_free; ++f) {
-    const int n = free_nodes[f];
-    const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
-    const std::uint64_t present = scratch.present[holders[n]];
+  for (int n = 0; n < N; ++n) {
     int* __restrict column = state.data() + n;
+    int used = 0, holders = 0;
+    std::uint64_t holder_jobs = 0;  // bit j: job j on the node (masked)
+    for (int j = 0; j < J; ++j) {
+      const int entry = column[static_cast<std::size_t>(j) * N];
+      used += entry;
+      holders += entry > 0;
+    }
+    const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
+    if (high - used < 1) continue;
+    const std::uint64_t present = scratch.present[holders];
     if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
         const int current = entry;
-        const bool hit = words[drawn] < (current > 0 ? present : absent);
-        const bool grows = hit && current < high;
+        // Integer arithmetic, not selects: the compiler keeps it without branches.
+        const int hit = words[drawn] < (current > 0 ? present : absent);
+        const int grows = hit & (current < high);
         const int step = static_cast<int>(
             (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >>
             32);
-        entry = grows ? current + step : current;
-        drawn += 1 + grows;
+        entry = current + (step & -grows);
+        drawn += 1 + static_cast<std::size_t>(grows);
       }
-    } else {  // many jobs: hits are rare
+    } else if (masked) {  // many jobs: hits are rare; the jobs on the node are in holder_jobs
+      for (int j = 0; j < J; ++j) {
+        holder_jobs |= std::uint64_t{column[static_cast<std::size_t>(j) * N] > 0} << j;
+      }
+      // A job without replicas on the node (entry 0) hits below `absent` and then always grows
+      // (high ≥ 1 on a free node), to U{0..high}; between hits the words alone are scanned.
+      const std::uint32_t below = static_cast<std::uint32_t>(absent);  // p1 < 1: absent < 2³²
+      for (int j = 0;;) {
+        const int stop = holder_jobs != 0 ? std::countr_zero(holder_jobs) : J;  // next job on n
+        while (j < stop) {
+          const int t = FirstBelow(words + drawn, stop - j, below);
+          drawn += t;
+          j += t;
+          if (j == stop) break;
+          column[static_cast<std::size_t>(j) * N] = static_cast<int>(
+              (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
+          drawn += 2;
+          ++j;
+        }
+        if (j == J) break;
+        int& entry = column[static_cast<std::size_t>(j) * N];  // > 0
+        if (words[drawn++] < present && entry < high) {
+          entry += static_cast<int>(
+              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        }
+        holder_jobs &= holder_jobs - 1;
+        ++j;
+      }
+    } else {  // more jobs than bits of a mask: hits are rare
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
         if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
@@ -599,23 +743,50 @@ struct SurvivalScratch {
   FrontSorting fronts;
   CrowdingScratch crowding_scratch;
   std::vector<double> crowding;
-  std::vector<int> order, position;
+  std::vector<int> order, position, shuffled, unique, lexicographic, next, new_index;
   std::vector<char> survives;
+  /// The survivors in lexicographic order of (f0, f1, index), if sorted_survivors_valid.
+  std::vector<int> sorted_survivors;
+  bool sorted_survivors_valid = false;
 };
 
 // Rank-and-crowding survival (P:pymoo/algorithms/nsga2.py RankAndCrowdingSurvival) of `pop` into
-// `survivors`. The states of the individuals that do not survive go back to the pool.
-void Survive(const std::vector<Individual>& pop, int n_survive, PhiloxRandom& random,
-             StatePool& pool, SurvivalScratch& scratch, std::vector<Individual>& survivors) {
+// `survivors`. The states of the individuals that do not survive go back to the pool. When the
+// first `sorted_prefix` individuals of `pop` are the survivors of the previous call, their
+// lexicographic order from that call is reused (SortFronts merges the rest into it).
+void Survive(const std::vector<Individual>& pop, std::size_t sorted_prefix, int n_survive,
+             PhiloxRandom& random, StatePool& pool, SurvivalScratch& scratch,
+             std::vector<Individual>& survivors) {
   std::vector<GaObjectives>& values = scratch.values;
   values.clear();
   for (const Individual& ind : pop) values.push_back(ind.f);
   survivors.clear();
   std::vector<char>& survives = scratch.survives;
   survives.assign(pop.size(), 0);
-  SortFronts(values, scratch.fronts);
+  std::span<const int> prefix;
+  if (sorted_prefix > 0 && scratch.sorted_survivors_valid &&
+      scratch.sorted_survivors.size() == sorted_prefix) {
+    prefix = scratch.sorted_survivors;
+  }
+  SortFronts(values, scratch.fronts, prefix);
   const std::vector<int>& members = scratch.fronts.members;
   const std::vector<int>& starts = scratch.fronts.starts;
+  const std::vector<int>& rank = scratch.fronts.rank;
+  const bool lexicographic = !scratch.fronts.has_nan;
+  std::vector<int>& position = scratch.position;
+  std::vector<int>& in_order = scratch.lexicographic;  // per front: positions in lex. order
+  if (lexicographic) {
+    position.resize(pop.size());
+    for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+      for (int p = starts[k]; p < starts[k + 1]; ++p) position[members[p]] = p - starts[k];
+    }
+    std::vector<int>& next = scratch.next;  // per front: its next free place
+    next.assign(starts.begin(), starts.end() - 1);
+    in_order.resize(pop.size());
+    for (int i : scratch.fronts.order) in_order[next[rank[i]]++] = position[i];
+  }
+  std::vector<int>& new_index = scratch.new_index;
+  new_index.assign(pop.size(), -1);
   std::vector<GaObjectives>& front_values = scratch.front_values;
   std::vector<double>& crowding = scratch.crowding;
   std::vector<int>& order = scratch.order;
@@ -624,7 +795,12 @@ void Survive(const std::vector<Individual>& pop, int n_survive, PhiloxRandom& ra
     const std::span<const int> front(members.data() + starts[k], members.data() + starts[k + 1]);
     front_values.clear();
     for (int i : front) front_values.push_back(values[i]);
-    CrowdingDistances(front_values, scratch.crowding_scratch, crowding);
+    if (lexicographic) {
+      FrontCrowdingDistances(front_values, {in_order.data() + starts[k], front.size()},
+                             scratch.unique, crowding);
+    } else {
+      CrowdingDistances(front_values, scratch.crowding_scratch, crowding);
+    }
     order.resize(front.size());
     std::iota(order.begin(), order.end(), 0);
     if (survivors.size() + front.size() > static_cast<std::size_t>(n_survive)) {
@@ -634,12 +810,12 @@ void Survive(const std::vector<Individual>& pop, int n_survive, PhiloxRandom& ra
         std::stable_sort(order.begin(), order.end(),
                          [&](int a, int b) { return crowding[a] > crowding[b]; });
       } else {  // a total order with the shuffled position as tie-break: the stable order
-        std::vector<int>& position = scratch.position;
-        position.resize(order.size());
-        for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = static_cast<int>(p);
+        std::vector<int>& shuffled = scratch.shuffled;
+        shuffled.resize(order.size());
+        for (std::size_t p = 0; p < order.size(); ++p) shuffled[order[p]] = static_cast<int>(p);
         std::sort(order.begin(), order.end(), [&](int a, int b) {
           return crowding[a] > crowding[b] ||
-                 (crowding[a] == crowding[b] && position[a] < position[b]);
+                 (crowding[a] == crowding[b] && shuffled[a] < shuffled[b]);
         });
       }
       order.resize(n_survive - survivors.size());
@@ -648,12 +824,28 @@ void Survive(const std::vector<Individual>& pop, int n_survive, PhiloxRandom& ra
       Individual ind = pop[front[i]];  // each index is in exactly one front
       ind.rank = static_cast<int>(k);
       ind.crowding = crowding[i];
+      new_index[front[i]] = static_cast<int>(survivors.size());
       survivors.push_back(ind);
       survives[front[i]] = 1;
     }
   }
   for (std::size_t i = 0; i < pop.size(); ++i) {
     if (!survives[i]) pool.Release(pop[i].slot);
+  }
+  // The survivors in lexicographic order for the next call: the sorted order filtered; equal
+  // points, ordered by their old index there, are put in order of their new one.
+  scratch.sorted_survivors_valid = lexicographic;
+  if (!lexicographic) return;
+  std::vector<int>& sorted = scratch.sorted_survivors;
+  sorted.clear();
+  for (int i : scratch.fronts.order) {
+    if (new_index[i] >= 0) sorted.push_back(new_index[i]);
+  }
+  for (std::size_t begin = 0; begin < sorted.size();) {
+    std::size_t end = begin + 1;
+    while (end < sorted.size() && survivors[sorted[end]].f == survivors[sorted[begin]].f) ++end;
+    if (end - begin > 1) std::sort(sorted.begin() + begin, sorted.begin() + end);
+    begin = end;
   }
 }
 
@@ -715,10 +907,11 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
       }
       GaState& ca = pool[child_a];
       GaState& cb = pool[child_b];
-      std::copy(b.begin(), b.begin() + split, ca.begin());
-      std::copy(a.begin() + split, a.end(), ca.begin() + split);
-      std::copy(a.begin(), a.begin() + split, cb.begin());
-      std::copy(b.begin() + split, b.end(), cb.begin() + split);
+      const std::size_t rest = a.size() - split;
+      CopyInts(b.data(), split, ca.data());
+      CopyInts(a.data() + split, rest, ca.data() + split);
+      CopyInts(a.data(), split, cb.data());
+      CopyInts(b.data() + split, rest, cb.data() + split);
       children.push_back(child_a);
       children.push_back(child_b);
     }
@@ -746,8 +939,50 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
 
 }  // namespace
 
+std::uint64_t CountRepairedStates(const GaProblem& problem, const GaOptions& options,
+                                  std::uint64_t bound) {
+  const std::uint64_t more = bound + 1;  // counts saturate here
+  auto add = [more](std::uint64_t a, std::uint64_t b) { return std::min(a + b, more); };
+  const int N = problem.num_nodes;
+  const int max_nodes = std::clamp(options.max_nodes_per_job, 0, N);
+  int total_capacity = 0;
+  for (int n = 0; n < N; ++n) total_capacity += std::max(problem.node_capacity[n], 0);
+  std::uint64_t states = 1;
+  std::vector<std::uint64_t> ways;
+  for (int j = 0; j < problem.num_jobs && states < more; ++j) {
+    // ways[k·(S + 1) + s]: rows over the nodes so far with k nodes in use and s replicas, s ≤ S.
+    const int S = std::min(problem.max_replicas[j], total_capacity);
+    const auto at = [S](int k, int s) { return static_cast<std::size_t>(k) * (S + 1) + s; };
+    const int least = std::max(problem.min_replicas[j], 1);  // of a row with replicas
+    ways.assign(static_cast<std::size_t>(max_nodes + 1) * (S + 1), 0);
+    ways[at(0, 0)] = 1;
+    std::uint64_t rows = 1;  // the empty row
+    int reach = 0;           // the most replicas the nodes so far hold
+    for (int n = 0; n < N && rows < more; ++n) {
+      const int capacity = std::max(problem.node_capacity[n], 0);
+      // Node n holds v ≥ 1 replicas: in place, k descending, so each cell adds earlier counts.
+      for (int k = std::min(n, max_nodes - 1); k >= 0; --k) {
+        for (int s = std::min(reach, S - 1); s >= 0; --s) {
+          const std::uint64_t w = ways[at(k, s)];
+          if (w == 0) continue;
+          for (int v = 1; v <= std::min(capacity, S - s); ++v) {
+            ways[at(k + 1, s + v)] = add(ways[at(k + 1, s + v)], w);
+          }
+        }
+      }
+      reach = std::min(reach + capacity, S);
+      rows = 1;  // counts only grow with the nodes: stop once past the bound
+      for (int k = 1; k <= max_nodes; ++k) {
+        for (int s = least; s <= S; ++s) rows = add(rows, ways[at(k, s)]);
+      }
+    }
+    states = rows >= more || states > more / rows ? more : states * rows;
+  }
+  return states;
+}
+
 GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
-                     const GaOptions& options, PhiloxRandom& random) {
+                     const GaOptions& options, PhiloxRandom& random, GaRunControl control) {
   ADAPTSIM_CHECK(!initial.empty());
   const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
   GaResult result;
@@ -773,14 +1008,28 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   const int initial_size = static_cast<int>(pop.size());
   SurvivalScratch survival;
   std::vector<Individual> survivors;
-  Survive(pop, initial_size, random, pool, survival, survivors);
+  Survive(pop, 0, initial_size, random, pool, survival, survivors);
   pop.swap(survivors);
+  // Once the population holds every state the repair can return, no child can be new: each later
+  // generation mates duplicates only, adds and evaluates no offspring, and its survival (no front
+  // to cut, so no draw) returns the population unchanged, as it already is the output of a
+  // survival, ordered by front. The remaining draws then decide nothing, and the run stops.
+  const std::uint64_t repaired_states =
+      control.stop_when_exhausted
+          ? CountRepairedStates(problem, options,
+                                static_cast<std::uint64_t>(options.population_size))
+          : 0;
   for (int generation = 1; generation < options.generations; ++generation) {
+    if (pop.size() == repaired_states && static_cast<int>(pop.size()) <= options.population_size &&
+        !survival.fronts.has_nan) {
+      break;
+    }
     std::vector<Individual> offspring = Mate(problem, options, pop, random, pool, seen, scratch);
     for (Individual& ind : offspring) ind.f = problem.evaluate(pool[ind.slot]);
     result.evaluations += static_cast<std::int64_t>(offspring.size());
+    const std::size_t sorted_prefix = pop.size();
     pop.insert(pop.end(), offspring.begin(), offspring.end());
-    Survive(pop, options.population_size, random, pool, survival, survivors);
+    Survive(pop, sorted_prefix, options.population_size, random, pool, survival, survivors);
     pop.swap(survivors);
   }
   std::vector<GaObjectives> values;

@@ -163,9 +163,26 @@ struct GaResult {
   std::int64_t evaluations = 0;
 };
 
-/// Runs the GA from `initial` (≥ 1 state of the problem's shape).
+/// How a run ends.
+struct GaRunControl {
+  /// Stop early once the population holds every state the repair can return (see RunPolluxGa);
+  /// false runs every generation (same result, for tests).
+  bool stop_when_exhausted = true;
+};
+
+/// Runs the GA from `initial` (≥ 1 state of the problem's shape). Once the population holds
+/// every state the repair can return (CountRepairedStates of them), the rest of the run cannot
+/// change the result or the evaluation count and is skipped: `random` is then left where the run
+/// stopped, not where the remaining generations' draws would have left it.
 GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
-                     const GaOptions& options, PhiloxRandom& random);
+                     const GaOptions& options, PhiloxRandom& random, GaRunControl control = {});
+
+/// The number of states each of whose rows j has entries ≤ the node capacities, at most
+/// max_replicas[j] replicas on at most max_nodes_per_job nodes, and no replica or at least
+/// min_replicas[j]: the repair returns only such states (each of its steps keeps or makes these
+/// bounds hold). Counted row by row (rows are independent here), at most `bound` + 1.
+std::uint64_t CountRepairedStates(const GaProblem& problem, const GaOptions& options,
+                                  std::uint64_t bound);
 
 /// The mutation operator on one state, before its repair (exposed for tests).
 void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state);
@@ -177,17 +194,24 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
 /// Non-dominated sorting of `values` (minimisation): fronts of indices, ascending within a front.
 std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values);
 
-/// NonDominatedFronts into reusable buffers: front k is members[starts[k] .. starts[k + 1]).
+/// NonDominatedFronts into reusable buffers: front k is members[starts[k] .. starts[k + 1]),
+/// rank[i] is the front of point i, and (without NaN) order lists the points in lexicographic
+/// order of (f0, f1, index).
 struct FrontSorting {
   struct Key {
     double f0, f1;
     int index;
   };
-  std::vector<int> members, starts;
-  std::vector<int> order, rank, last;  ///< scratch
-  std::vector<Key> keys;               ///< scratch
+  std::vector<int> members, starts, order, rank;
+  bool has_nan = false;           ///< some objective is NaN (order is then std::stable_sort's own)
+  std::vector<int> last;          ///< scratch
+  std::vector<Key> keys, merged;  ///< scratch
 };
-void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting);
+/// `sorted_prefix`, if not empty, lists the points 0 .. k−1 in lexicographic order of (f0, f1,
+/// index) (as `order` of an earlier sorting gives them): only the other points are sorted, then
+/// merged with them (the same order as sorting all). Ignored when some objective is NaN.
+void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting,
+                std::span<const int> sorted_prefix = {});
 
 /// pymoo 0.4.2 calc_crowding_distance: boundary and ≤ 2-point fronts get 1e14, duplicates 0.
 std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values);
@@ -199,5 +223,13 @@ struct CrowdingScratch {
 };
 void CrowdingDistances(std::span<const GaObjectives> values, CrowdingScratch& scratch,
                        std::vector<double>& crowding);
+
+/// CrowdingDistances of one front of a non-dominated sorting without NaN, given `lexicographic`,
+/// its points in order of (f0, f1, index): the same doubles without sorting. No point of a front
+/// dominates another, so distinct points differ in both objectives and their order by f1 is the
+/// reverse of their order by f0. `unique` is scratch.
+void FrontCrowdingDistances(std::span<const GaObjectives> values,
+                            std::span<const int> lexicographic, std::vector<int>& unique,
+                            std::vector<double>& crowding);
 
 }  // namespace adaptsim
