@@ -382,6 +382,8 @@ struct GaScratch {
       const double p2 = 1.0 / h;
       present[h] = PhiloxRandom::Threshold(p1 + p2 - p1 * p2);
     }
+    constexpr std::uint64_t kAlways = std::uint64_t{1} << 32;  // every word is below it
+    every_entry_hits = J == 1 && absent == kAlways && present[1] == kAlways;
   }
   std::vector<int> distributed_holders;  ///< per node: distributed jobs on it so far (repair 1)
   std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
@@ -391,6 +393,7 @@ struct GaScratch {
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
   std::vector<std::uint64_t> present;    ///< by holders: threshold of p1 + p2 − p1·p2
+  bool every_entry_hits = false;         ///< one job: p1 = 1, every entry of a free node hits
 };
 
 // One pass over the rows does the five steps of pollux.py:376-420 in the order stated in
@@ -555,6 +558,21 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
       random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(N) + kScanWords)
           .data();
   std::size_t drawn = 0;
+  if (scratch.every_entry_hits) {  // one job, p1 = 1: each node with a free GPU draws 2 words
+    // A free GPU means entry < high: the entry grows to U{entry .. high}. Which nodes draw does
+    // not depend on the words, so the walk over them waits for no load.
+    int* __restrict entries = state.data();
+    for (int n = 0; n < N; ++n) {
+      const int high = problem.node_capacity[n], current = entries[n];
+      const int free = high - current >= 1;
+      const int step = static_cast<int>(
+          (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >> 32);
+      entries[n] = current + (step & -free);
+      drawn += 2 * static_cast<std::size_t>(free);
+    }
+    random.Skip(drawn);
+    return;
+  }
   for (int n = 0; n < N; ++n) {
     int* __restrict column = state.data() + n;
     int used = 0, holders = 0;
