@@ -31,6 +31,9 @@ struct ActiveJobView {
   double admitted_at_s = 0.0;           ///< round boundary at which the job joined
   double run_time_so_far_s = 0.0;       ///< Σ execution time (restart overhead excluded)
   int rounds_run = 0;                   ///< executed rounds (micro-tasks), failures included
+  /// GPUs the job held in the previous round (its scale factor), 0 when it did not run then: a
+  /// job that runs now without having run then pays the restart overhead (docs/mechanism.md §5.2).
+  int previous_round_gpus = 0;
 };
 
 /// Snapshot of the cluster at a scheduling point. Jobs are sorted by ascending id.

@@ -41,7 +41,8 @@ struct IntervalClusterView {
 };
 
 /// Next allocation: job index -> node id per replica. Jobs not listed get nothing. The engine
-/// checks that no node is over-subscribed (a policy bug, not bad input).
+/// refuses an allocation of a job that is not active, a node id outside [0, num_nodes) and a node
+/// over its GPUs (PolicyError naming the job, the node and the time).
 struct IntervalDecision {
   std::map<int, std::vector<int>> allocations;
 };

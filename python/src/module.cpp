@@ -219,8 +219,9 @@ PYBIND11_MODULE(_core, m) {
   RegisterPythonPolicies();
   BindPolicyView(m);
 
-  // InputError -> adaptsim.InputError(message, file, line, field); PythonPolicyError ->
-  // adaptsim.PolicyError (a subclass). The Python classes are defined in adaptsim/errors.py.
+  // InputError -> adaptsim.InputError(message, file, line, field); PolicyError ->
+  // adaptsim.PolicyError (a subclass; file = the policy, field = the method). The Python classes
+  // are defined in adaptsim/errors.py.
   static py::object input_error, policy_error, store_error;
   py::module_ errors = py::module_::import("adaptsim.errors");
   input_error = errors.attr("InputError");
@@ -229,7 +230,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr pointer) {
     try {
       if (pointer) std::rethrow_exception(pointer);
-    } catch (const PythonPolicyError& error) {
+    } catch (const PolicyError& error) {
       py::object value = policy_error(error.what(), error.file(), error.line(), error.field());
       PyErr_SetObject(policy_error.ptr(), value.ptr());
     } catch (const InputError& error) {

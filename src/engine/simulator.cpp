@@ -12,6 +12,7 @@
 #include "adaptsim/error.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/workload.hpp"
+#include "decision_checks.hpp"
 #include "placement.hpp"
 
 namespace adaptsim {
@@ -307,17 +308,22 @@ ClusterState Engine::BuildState() const {
   state.throughputs = &throughputs_;
   state.jobs.reserve(active_.size());
   for (const auto& [id, job] : active_) state.jobs.push_back(View(id, job));
+  for (const ScheduledJob& ran : recent_schedules_[0]) {  // jobs by ascending id
+    auto it = std::lower_bound(state.jobs.begin(), state.jobs.end(), ran.id,
+                               [](const ActiveJobView& job, JobId id) { return job.id < id; });
+    if (it != state.jobs.end() && it->id == ran.id) {
+      it->previous_round_gpus = static_cast<int>(ran.worker_ids.size());
+    }
+  }
   return state;
 }
 
 void Engine::ScheduleRound() {
-  RoundPlan plan = scheduler_.PlanRound(BuildState());
+  const ClusterState state = BuildState();
+  const RoundPlan plan = scheduler_.PlanRound(state);
+  CheckRoundPlan(plan, state);  // a plan the engine cannot honour is the policy's error
   std::map<JobId, int> scale_factors;
-  for (const PlannedJob& p : plan.jobs) {
-    auto it = active_.find(p.id);
-    if (it != active_.end()) scale_factors[p.id] = it->second.spec->scale_factor;
-  }
-  std::erase_if(plan.jobs, [&](const PlannedJob& p) { return scale_factors.count(p.id) == 0; });
+  for (const PlannedJob& p : plan.jobs) scale_factors[p.id] = active_.at(p.id).spec->scale_factor;
   std::vector<ScheduledJob> placed =
       PlaceRound(plan, options_.num_gpus, scale_factors, current_assignments_);
 

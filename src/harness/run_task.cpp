@@ -6,6 +6,7 @@
 #include "adaptsim/harness.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
@@ -48,11 +49,20 @@ SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer,
   task.simulation.Validate();
   // The policy table says which engine runs the policy (docs/architecture.md).
   const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
-  std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
-                                               ? MakeIntervalSimulation(task)
-                                               : MakeRoundSimulation(task, inputs);
-  SimulationResult result = simulation->Run(observer);
+  SimulationResult result;
+  try {
+    std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
+                                                 ? MakeIntervalSimulation(task)
+                                                 : MakeRoundSimulation(task, inputs);
+    result = simulation->Run(observer);
+  } catch (const PolicyError& error) {
+    // The engines name the method and the round; the policy's name is the task's.
+    if (error.policy().empty()) throw error.Named(task.policy);
+    throw;
+  }
   ComputeMetrics(result, task.simulation.num_gpus);
+  // A run the engine could not finish (no job can be scheduled) has no metrics.
+  if (result.status == TaskStatus::kFailed) result.summary = AbsentMetrics();
   return result;
 }
 
@@ -68,6 +78,7 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& obse
     result = SimulationResult{};
     result.status = status;
     result.message = message;
+    result.summary = AbsentMetrics();
   };
   try {
     result = RunTask(task, observer, inputs);

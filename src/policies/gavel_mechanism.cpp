@@ -1,11 +1,39 @@
 #include "gavel_mechanism.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <numeric>
+#include <set>
+#include <string>
 
 #include "adaptsim/error.hpp"
 
 namespace adaptsim {
+
+void CheckAllocation(const Allocation& allocation, const ClusterState& state) {
+  const char* method = "compute_allocation";
+  const std::string round = " in round " + std::to_string(state.round_index);
+  std::set<JobId> active;
+  for (const ActiveJobView& job : state.jobs) active.insert(job.id);
+  for (const auto& [id, x] : allocation.time_fraction) {
+    if (!active.count(id)) {
+      throw PolicyError("", method,
+                        std::string(method) + " gave a time fraction to job " + std::to_string(id) +
+                            round +
+                            ", which is not an active job (not arrived yet, finished, or not in "
+                            "the trace)");
+    }
+    if (!std::isfinite(x) || x < -kTimeFractionTolerance || x > 1.0 + kTimeFractionTolerance) {
+      char value[32];
+      std::snprintf(value, sizeof(value), "%.10g", x);
+      throw PolicyError("", method,
+                        std::string(method) + " gave job " + std::to_string(id) +
+                            " the time fraction " + value + round +
+                            "; a time fraction is a number in [0, 1]");
+    }
+  }
+}
 
 GavelMechanism::GavelMechanism(std::unique_ptr<AllocationPolicy> policy,
                                const GavelMechanismOptions& options)
@@ -75,7 +103,9 @@ RoundPlan GavelMechanism::PlanRound(const ClusterState& state) {
   bool gate_open = (now_s - last_reset_s_ >= reset_interval_s_) || last_reset_s_ == 0.0;
   if (need_to_update_allocation_ && gate_open) {
     ResetTimeRunSoFar(now_s);
-    allocation_ = policy_->ComputeAllocation(state).time_fraction;
+    Allocation allocation = policy_->ComputeAllocation(state);
+    CheckAllocation(allocation, state);
+    allocation_ = std::move(allocation.time_fraction);
     for (auto& [id, x] : allocation_) x = std::clamp(x, 0.0, 1.0);
     need_to_update_allocation_ = false;
     ++num_solves_;

@@ -11,6 +11,14 @@
 
 namespace adaptsim {
 
+/// Throws PolicyError(method "compute_allocation") unless every job of `allocation` is an active
+/// job of `state` and its time fraction is a finite number in [0, 1] (values within
+/// kTimeFractionTolerance outside, a solver's rounding, are accepted and clamped by the mechanism).
+void CheckAllocation(const Allocation& allocation, const ClusterState& state);
+
+/// How far outside [0, 1] an LP solution's time fraction may lie (rounding) and still be accepted.
+inline constexpr double kTimeFractionTolerance = 1e-6;
+
 /// Wraps an AllocationPolicy. State per active job i (one worker type):
 ///  t_i  time received since the last reset, seconds (starts at T_r/2, `scheduler.py:738-740`),
 ///  W    Σ time received by all jobs since the last reset plus the T_r/2 priors,

@@ -41,24 +41,26 @@ void EnsureView() {
   py::module_::import("sys").attr("modules")["adaptsim_view"] = view;
 }
 
-/// "Python exception:\n" + the formatted traceback of the exception being handled.
+/// The formatted traceback of the exception being handled (as Python prints it, without the
+/// last line break).
 std::string Traceback(py::error_already_set& error) {
+  std::string text;
   try {
     py::object format = py::module_::import("traceback").attr("format_exception");
     py::list lines = format(error.type(), error.value(), error.trace());
-    std::string text;
     for (py::handle line : lines) text += line.cast<std::string>();
-    return "Python exception:\n" + text;
   } catch (...) {
-    return std::string("Python exception: ") + error.what();
+    text = error.what();
   }
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
 }
 
 }  // namespace
 
 [[noreturn]] void ThrowPolicyError(py::error_already_set& error, const std::string& name,
-                                   const std::string& where) {
-  throw PythonPolicyError(name, 0, where, Traceback(error));
+                                   const std::string& method, const std::string& what) {
+  throw PolicyError(name, method, what + ":\n" + Traceback(error));
 }
 
 namespace {
@@ -94,7 +96,9 @@ py::object ImportClass(const std::string& name, const std::string& context) {
     }
     return object;
   } catch (py::error_already_set& error) {
-    ThrowPolicyError(error, name, "import");
+    ThrowPolicyError(
+        error, name, "import",
+        "importing " + parsed.qualname + " from module '" + parsed.module + "' raised");
   }
 }
 
@@ -102,7 +106,14 @@ bool BoolAttribute(const py::object& object, const char* attribute) {
   return py::hasattr(object, attribute) && py::bool_(object.attr(attribute));
 }
 
-/// AllocationPolicy over a Python object's compute_allocation(state).
+/// " in round N" of a round-engine decision.
+std::string InRound(const ClusterState& state) {
+  return " in round " + std::to_string(state.round_index);
+}
+
+/// AllocationPolicy over a Python object's compute_allocation(state) -> {job id: time fraction}.
+/// Wrong types are refused here; ids that are not active and fractions outside [0, 1], NaN or
+/// infinite are refused by the Gavel mechanism (CheckAllocation), as for C++ policies.
 class PythonAllocationPolicy final : public AllocationPolicy {
  public:
   PythonAllocationPolicy(py::object policy, std::string name)
@@ -119,30 +130,50 @@ class PythonAllocationPolicy final : public AllocationPolicy {
   AllocationPolicyTraits Traits() const override { return traits_; }
   Allocation ComputeAllocation(const ClusterState& state) override {
     py::gil_scoped_acquire gil;
-    Allocation allocation;
+    py::object result;
     try {
-      py::object result = method_(py::cast(&state, py::return_value_policy::reference));
-      for (auto item : py::dict(result)) {
-        allocation.time_fraction[item.first.cast<JobId>()] = item.second.cast<double>();
-      }
+      result = method_(py::cast(&state, py::return_value_policy::reference));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "compute_allocation");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(
-          name_, 0, "compute_allocation",
-          std::string("must return a dict {job id: time fraction}: ") + error.what());
+      ThrowPolicyError(error, name_, kMethod, std::string(kMethod) + " raised" + InRound(state));
+    }
+    if (!py::isinstance<py::dict>(result)) {
+      Refuse(state, "returned " + PythonValueText(result),
+             std::string("it returns a dict {job id: time fraction in [0, 1]}") +
+                 (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)
+                      ? " (a list of job ids is what plan_round returns)"
+                      : ""));
+    }
+    Allocation allocation;
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(result)) {
+      const std::optional<int> id = PythonId(key);
+      if (!id) Refuse(state, "returned the key " + PythonValueText(key), "job ids are ints");
+      const std::optional<double> x = PythonReal(value);
+      if (!x) {
+        Refuse(state, "returned " + PythonValueText(value) + " for job " + std::to_string(*id),
+               "a time fraction is a number in [0, 1]");
+      }
+      allocation.time_fraction[*id] = *x;
     }
     return allocation;
   }
 
  private:
+  static constexpr char kMethod[] = "compute_allocation";
+  [[noreturn]] void Refuse(const ClusterState& state, const std::string& what,
+                           const std::string& hint) const {
+    throw PolicyError(name_, kMethod,
+                      std::string(kMethod) + " " + what + InRound(state) + "; " + hint);
+  }
+
   py::object policy_;
   py::object method_;
   std::string name_;
   AllocationPolicyTraits traits_;
 };
 
-/// RoundScheduler over a Python object's plan_round(state) -> job ids.
+/// RoundScheduler over a Python object's plan_round(state) -> job ids. Wrong types are refused
+/// here; unknown or repeated ids and plans over capacity by the engine (CheckRoundPlan), as for C++
+/// policies.
 class PythonRoundScheduler final : public RoundScheduler {
  public:
   PythonRoundScheduler(py::object policy, std::string name)
@@ -156,37 +187,67 @@ class PythonRoundScheduler final : public RoundScheduler {
   }
   RoundPlan PlanRound(const ClusterState& state) override {
     py::gil_scoped_acquire gil;
-    RoundPlan plan;
+    py::object result;
     try {
-      py::object result = method_(py::cast(&state, py::return_value_policy::reference));
-      for (py::handle id : py::iter(result)) plan.jobs.push_back({id.cast<JobId>(), {}});
+      result = method_(py::cast(&state, py::return_value_policy::reference));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "plan_round");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(name_, 0, "plan_round",
-                              std::string("must return job ids: ") + error.what());
+      ThrowPolicyError(error, name_, kMethod, std::string(kMethod) + " raised" + InRound(state));
+    }
+    const bool sequence = py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result);
+    if (!sequence) {
+      Refuse(state, "returned " + PythonValueText(result),
+             std::string("it returns a list of job ids") +
+                 (py::isinstance<py::dict>(result)
+                      ? " (a dict {job id: time fraction} is what compute_allocation returns)"
+                      : ""));
+    }
+    RoundPlan plan;
+    for (py::handle item : result) {
+      const std::optional<int> id = PythonId(item);
+      if (!id) {
+        Refuse(state,
+               "returned " + PythonValueText(item) + " at position " +
+                   std::to_string(plan.jobs.size()),
+               "job ids are ints");
+      }
+      plan.jobs.push_back({*id, {}});
     }
     return plan;
   }
 
  private:
+  static constexpr char kMethod[] = "plan_round";
+  [[noreturn]] void Refuse(const ClusterState& state, const std::string& what,
+                           const std::string& hint) const {
+    throw PolicyError(name_, kMethod,
+                      std::string(kMethod) + " " + what + InRound(state) + "; " + hint);
+  }
+
   py::object policy_;
   py::object method_;
   std::string name_;
 };
 
 /// The engine a Python policy class runs on: optimize(cluster) -> the interval engine;
-/// compute_allocation(state) or plan_round(state) -> the round engine. Throws InputError(context)
-/// for a class with none of them.
-EngineKind EngineOf(const py::object& cls, const std::string& name, const std::string& context) {
-  if (py::hasattr(cls, "optimize")) return EngineKind::kInterval;
-  if (py::hasattr(cls, "compute_allocation") || py::hasattr(cls, "plan_round")) {
-    return EngineKind::kRound;
+/// compute_allocation(state) or plan_round(state) -> the round engine. Throws PolicyError (method
+/// "class") for a class with none of them or with more than one (which one would run is not the
+/// user's to guess).
+EngineKind EngineOf(const py::object& cls, const std::string& name) {
+  const char* kMethods[] = {"compute_allocation", "plan_round", "optimize"};
+  std::vector<std::string> defined;
+  for (const char* method : kMethods) {
+    if (py::hasattr(cls, method)) defined.push_back(method);
   }
-  throw InputError(context, 0, "policy",
-                   "'" + name +
-                       "' has none of compute_allocation(state), plan_round(state) (round "
-                       "engine) or optimize(cluster) (interval engine)");
+  const std::string kinds =
+      "compute_allocation(state) (time fractions for the Gavel mechanism), plan_round(state) "
+      "(each round's jobs) or optimize(cluster) (the interval engine)";
+  if (defined.empty()) throw PolicyError(name, "class", "the class defines none of " + kinds);
+  if (defined.size() > 1) {
+    throw PolicyError(name, "class",
+                      "the class defines both " + defined[0] + " and " + defined[1] +
+                          "; a policy implements exactly one of " + kinds);
+  }
+  return defined[0] == "optimize" ? EngineKind::kInterval : EngineKind::kRound;
 }
 
 PolicyInfo Describe(const std::string& name, const std::string& context) {
@@ -195,7 +256,7 @@ PolicyInfo Describe(const std::string& name, const std::string& context) {
   py::object cls = ImportClass(name, context);
   PolicyInfo info;
   info.name = name;
-  info.engine = EngineOf(cls, name, context);
+  info.engine = EngineOf(cls, name);
   py::object doc = cls.attr("__doc__");
   if (!doc.is_none()) {
     std::string text = doc.cast<std::string>();
@@ -213,7 +274,7 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
   py::gil_scoped_acquire gil;
   EnsureView();
   py::object cls = ImportClass(name, context);
-  const EngineKind engine = EngineOf(cls, name, context);
+  const EngineKind engine = EngineOf(cls, name);
   // The interval engine reads its own keys (interval_s, ...) from the options; the class gets
   // the rest.
   nlohmann::json class_options = options;
@@ -225,7 +286,9 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
     py::dict kwargs = py::module_::import("json").attr("loads")(class_options.dump());
     policy = cls(**kwargs);
   } catch (py::error_already_set& error) {
-    ThrowPolicyError(error, name, "options");
+    ThrowPolicyError(error, name, "options",
+                     "constructing " + Parse(name, context).qualname + "(**options) with options " +
+                         class_options.dump() + " raised");
   }
   if (engine == EngineKind::kInterval) {
     return PolicyInstance(MakePythonIntervalPolicy(std::move(policy), name));
@@ -266,7 +329,7 @@ std::string Identity(const std::string& name) {
     }
     hash = "sha1:" + hashlib.attr("sha1")(bytes).attr("hexdigest")().cast<std::string>();
   } catch (py::error_already_set& error) {
-    ThrowPolicyError(error, name, "source");
+    ThrowPolicyError(error, name, "source", "reading the policy's source raised");
   }
   cache[name] = hash;
   return hash;
