@@ -1,5 +1,6 @@
 #include "run_command.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -31,7 +32,33 @@ void RequireFlag(bool present, const char* flag) {
   if (!present) throw InputError(kContext, 0, flag, "required (see adaptsim run --help)");
 }
 
-/// "key=value" -> options[key] = value as JSON when it parses (0.2, true, "x"), else as a string.
+/// One --policy-option value (docs/python.md §4): JSON (0.2, true, null, [1, 2], {"a": 1},
+/// "text"); Python's True, False and None, as a Python user writes them, are true, false and null;
+/// other text that is not JSON is a string (mode=fast, config=path/to/file.json), except text
+/// that starts like JSON (a digit, a sign, [, { or ") and does not parse, which is refused with a
+/// hint instead of silently becoming a string.
+nlohmann::json ParsePolicyOptionValue(const std::string& key, const std::string& value) {
+  if (value == "True") return true;
+  if (value == "False") return false;
+  if (value == "None") return nullptr;
+  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded()) return parsed;
+  const bool looks_like_json =
+      !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) ||
+                         std::string("[{\"+-").find(value[0]) != std::string::npos);
+  if (!looks_like_json) return value;
+  std::string hint = "JSON: a number, true/false/null, [1, 2], {\"key\": 1} or \"a string\"";
+  if (value.find("True") != std::string::npos || value.find("False") != std::string::npos ||
+      value.find("None") != std::string::npos) {
+    hint += "; inside a list or object write true, false and null";
+  }
+  if (value.find('\'') != std::string::npos) hint += "; JSON strings use double quotes";
+  throw InputError(kContext, 0, "--policy-option",
+                   key + "=" + value + " is not valid " + hint + " (quote a string that starts " +
+                       "like a number: " + key + "='\"" + value + "\"')");
+}
+
+/// "key=value" items -> {key: value} (ParsePolicyOptionValue).
 nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
   nlohmann::json options = nlohmann::json::object();
   for (const std::string& item : items) {
@@ -39,9 +66,8 @@ nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
     if (eq == std::string::npos || eq == 0) {
       throw InputError(kContext, 0, "--policy-option", "expected key=value, got '" + item + "'");
     }
-    std::string value = item.substr(eq + 1);
-    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
-    options[item.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+    const std::string key = item.substr(0, eq);
+    options[key] = ParsePolicyOptionValue(key, item.substr(eq + 1));
   }
   return options;
 }
@@ -344,7 +370,9 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
                   "simulator) or 'arrival' (docs/production.md)")
       ->check(CLI::IsMember({"reference", "arrival"}))
       ->capture_default_str();
-  cmd->add_option("--policy-option", run.policy_options, "Policy parameter key=value (repeatable)")
+  cmd->add_option("--policy-option", run.policy_options,
+                  "Policy option KEY=VALUE, VALUE as JSON (0.5, true, [1, 2], \"text\"; Python's "
+                  "True/False/None accepted; other words are strings); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--out", run.out_path, "Write the result to this HDF5 file");
   cmd->add_flag("--force", run.force, "Overwrite --out if it exists");

@@ -1,7 +1,8 @@
 """Every policy output the engines cannot run is refused by name (docs/python.md §3-§5), tested for
 real through the extension module, the command line and a sweep: one test per mistake of
 tests/python/bad_policies.py, each asserting the PolicyError's policy, method, round and numbers;
-the command line's exit status 2 and traceback lines; a sweep's failed row without metrics.
+the command line's exit status 2 and traceback lines; a sweep's failed row without metrics; and
+the command line's JSON option values.
 
 Run by CTest (label python) with PYTHONPATH=<build>/python:<checkout>/examples:<this folder> and
 ADAPTSIM_BINARY=<the adaptsim command line>. Needs no reference data.
@@ -275,6 +276,59 @@ class RefusedDecisionsTest(unittest.TestCase):
         self.assertIn("importing Policy from module 'no_such_module_here' raised:\nTraceback "
                       "(most recent call last):\n", done.stderr)
         self.assertIn("ModuleNotFoundError: No module named 'no_such_module_here'", done.stderr)
+
+
+class PolicyOptionValuesTest(unittest.TestCase):
+    """`--policy-option KEY=VALUE`: VALUE is JSON, Python's True/False/None are mapped, words are
+    strings, and text that starts like JSON but is not is refused with a hint. The values are
+    read back from the task's configuration (`adaptsim run --json`)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.trace = os.path.join(cls.folder.name, "jobs.trace")
+        adaptsim.generate_trace(cls.trace, CATALOG, num_jobs=4, seed=2, max_duration_h=0.5)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def options(self, *items):
+        import json
+        command = [BINARY, "run", "--trace", self.trace, "--throughputs", CATALOG, "--gpus", "8",
+                   "--policy", "py:option_echo:OptionEcho", "--json"]
+        for item in items:
+            command += ["--policy-option", item]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        return done, (json.loads(done.stdout)["config"]["policy_options"]
+                      if done.returncode == 0 else None)
+
+    def test_python_literals_are_json_literals(self):
+        done, options = self.options("flag=False", "other=True", "nothing=None")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(options, {"flag": False, "other": True, "nothing": None})
+        # The class received the booleans: OptionEcho refuses anything else.
+        self.assertIn("option_echo: flag=False nothing=None other=True", done.stderr)
+
+    def test_json_values(self):
+        done, options = self.options("x=0.5", "n=3", "xs=[1, 2]", 'o={"k": true}', 's="10min"')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(options, {"x": 0.5, "n": 3, "xs": [1, 2], "o": {"k": True},
+                                   "s": "10min"})
+
+    def test_words_are_strings(self):
+        done, options = self.options("mode=fast", "path=configs/a.json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(options, {"mode": "fast", "path": "configs/a.json"})
+
+    def test_text_that_starts_like_json_is_refused_with_a_hint(self):
+        done, _ = self.options("xs=[True, 1]")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("field '--policy-option': xs=[True, 1] is not valid JSON", done.stderr)
+        self.assertIn("inside a list or object write true, false and null", done.stderr)
+        done, _ = self.options("window=10min")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("window='\"10min\"'", done.stderr)
 
 
 if __name__ == "__main__":
