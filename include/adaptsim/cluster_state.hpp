@@ -1,4 +1,5 @@
-// The engine's read-only view handed to policies each round.
+// The engine's read-only view handed to policies each round. Its fields, with units, are declared
+// once in adaptsim/view_fields.hpp (the Python classes and docs/python.md follow that list).
 #pragma once
 
 #include <cstdint>

@@ -18,7 +18,9 @@ namespace adaptsim {
 class PolluxApplication;
 struct PolluxJobSpec;
 
-/// One active job as the policy sees it. Pointers stay valid for the whole simulation.
+/// One active job as the policy sees it. Pointers stay valid for the whole simulation. The fields
+/// of this view and of IntervalClusterView, with units, are declared once in
+/// adaptsim/view_fields.hpp.
 struct IntervalJobView {
   int index = 0;                        ///< position in the workload (job id)
   const PolluxJobSpec* spec = nullptr;  ///< name, submission time, CSV replicas and batch size

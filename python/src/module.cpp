@@ -21,6 +21,7 @@
 #include "adaptsim/store.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/trace_generator.hpp"
+#include "adaptsim/view_fields.hpp"
 #include "adaptsim/workload.hpp"
 
 namespace py = pybind11;
@@ -181,6 +182,20 @@ py::list Policies() {
   return out;
 }
 
+/// {view class name: [(field, units, meaning), ...]} of adaptsim/view_fields.hpp, in declaration
+/// order (the documentation test compares docs/python.md with it).
+py::dict ViewFields() {
+  py::dict views;
+  ForEachView([&](const char* view, auto type) {
+    py::list fields;
+    VisitViewFields(type, [&](const char* name, const char* units, const char* meaning, auto) {
+      fields.append(py::make_tuple(name, units, meaning));
+    });
+    views[view] = fields;
+  });
+  return views;
+}
+
 std::string PolicyName(const py::object& cls) {
   return PythonPolicyName(cls);
 }
@@ -260,6 +275,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("policies", &Policies);
   m.def("default_config", [] { return TaskConfig{}.ToJson().dump(); });
   m.def("units", &Units);
+  m.def("view_fields", &ViewFields);
   m.def("policy_name", &PolicyName, py::arg("cls"));
   m.def("policy_identity", &PolicyIdentityOf, py::arg("name"));
   m.def("generate_trace", &GenerateTraceFile, py::arg("options"), py::arg("throughputs"),

@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 # Stage -> stages whose public headers (and libraries) it may use. "policy_api" is the policy
-# interface (adaptsim/{policy,cluster_state,interval_policy}.hpp): the only place where policies
+# interface (adaptsim/{policy,cluster_state,interval_policy,view_fields}.hpp): the only place where policies
 # and engines meet. "core" may be used by every stage.
 ALLOWED = {
     "core": set(),
@@ -72,6 +72,7 @@ STAGE_OF_HEADER = {
     "lp_problem": "solvers", "window_structured": "solvers", "window_layout": "solvers",
     # the policy interface shared by policies and engines
     "policy": "policy_api", "cluster_state": "policy_api", "interval_policy": "policy_api",
+    "view_fields": "policy_api",
     "registry": "policies",
     "simulation": "engine", "simulator": "engine", "interval_simulator": "engine",
     "metrics": "metrics",

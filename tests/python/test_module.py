@@ -206,6 +206,31 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout.split()[:2], ["py:__main__:Equal", "16"])
 
+    def test_view_says_which_jobs_ran_in_the_previous_round(self):
+        code = ("import adaptsim, sys\n"
+                "class Alternate:\n"
+                "    seen = []\n"
+                "    def __init__(self): self.last = set()\n"
+                "    def plan_round(self, state):\n"
+                "        for job in state.jobs:\n"
+                "            ran = job.id in self.last\n"
+                "            assert job.ran_previous_round == ran, (state.round_index, job.id)\n"
+                "            assert job.previous_round_gpus == (job.scale_factor if ran else 0)\n"
+                "            Alternate.seen.append(ran)\n"
+                "        job = state.jobs[state.round_index % len(state.jobs)]\n"
+                "        self.last = {job.id}\n"
+                "        return [job.id]\n"
+                "r = adaptsim.run(trace=sys.argv[1], throughputs=sys.argv[2], policy=Alternate, "
+                "gpus=8)\n"
+                "assert r.status == 'ok', r.message\n"
+                "print(sum(Alternate.seen), len(Alternate.seen))\n")
+        done = subprocess.run([sys.executable, "-c", code, self.trace, CATALOG],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        ran, seen = map(int, done.stdout.split())
+        self.assertGreater(ran, 10)
+        self.assertGreater(seen - ran, 10)
+
     def test_editing_the_policy_changes_the_task_id(self):
         package = self.path("editable")
         os.makedirs(package, exist_ok=True)
