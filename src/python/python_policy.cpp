@@ -2,8 +2,12 @@
 // (adaptsim/python_policy.hpp).
 #include "adaptsim/python_policy.hpp"
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,10 +27,48 @@ namespace {
 
 constexpr char kScheme[] = "py";
 
-/// Starts an interpreter when the process has none (the command line); inside the Python module
-/// one already runs. It lives until the process ends.
+/// The interpreter the command line embeds, as the path Python computes its prefix and
+/// site-packages from: the interpreter the build is for (ADAPTSIM_PYTHON_EXECUTABLE, CMake's
+/// Python_EXECUTABLE), or, inside an activated virtual environment made from it ($VIRTUAL_ENV
+/// whose pyvenv.cfg `home` holds that interpreter), the environment's python, so that its
+/// packages import. Never the first `python3` on PATH, which Python would otherwise take: a pyenv
+/// or conda one there would give the build's libpython another Python's standard library
+/// (docs/python.md §4).
+std::string EmbeddedProgram() {
+  namespace fs = std::filesystem;
+  const fs::path built_for = ADAPTSIM_PYTHON_EXECUTABLE;
+  const char* venv = std::getenv("VIRTUAL_ENV");
+  if (venv == nullptr || *venv == '\0') return built_for.string();
+  std::ifstream config(fs::path(venv) / "pyvenv.cfg");
+  std::error_code error;
+  for (std::string line; std::getline(config, line);) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos || line.substr(0, line.find_first_of(" =")) != "home") continue;
+    const std::size_t start = line.find_first_not_of(' ', eq + 1);
+    const fs::path home = start == std::string::npos ? "" : line.substr(start);
+    if (fs::equivalent(home / built_for.filename(), built_for, error)) {
+      return (fs::path(venv) / "bin" / built_for.filename()).string();
+    }
+  }
+  return built_for.string();
+}
+
+/// Starts an interpreter when the process has none (the command line), as pybind11 does but for
+/// EmbeddedProgram(); inside the Python module one already runs. It lives until the process ends.
 void EnsureInterpreter() {
-  if (!Py_IsInitialized()) py::initialize_interpreter();
+  if (Py_IsInitialized()) return;
+  PyConfig config;
+  PyConfig_InitIsolatedConfig(&config);  // pybind11's defaults: environment on, not isolated
+  config.isolated = 0;
+  config.use_environment = 1;
+  config.install_signal_handlers = 1;
+  const std::string program = EmbeddedProgram();
+  PyStatus status = PyConfig_SetBytesString(&config, &config.program_name, program.c_str());
+  if (PyStatus_Exception(status)) {
+    PyConfig_Clear(&config);
+    throw std::runtime_error("cannot start Python " + program);
+  }
+  py::initialize_interpreter(&config);
 }
 
 /// Binds the view types (BindPolicyView) into a module of their own unless the `adaptsim` Python
