@@ -133,6 +133,15 @@ class InstallTest(unittest.TestCase):
             result = json.loads(run.stdout)
             self.assertEqual(result["status"], "ok")
             self.assertEqual(result["summary"]["num_jobs"], 8)
+            # The build's command line, with the environment activated (VIRTUAL_ENV), embeds
+            # the environment's python: the policy of its site-packages imports.
+            activated = clean_env(VIRTUAL_ENV=venv)
+            run = subprocess.run(
+                [build_record()["command_line"], "run", "--trace", "small.trace",
+                 "--throughputs", CATALOG, "--gpus", "8", "--policy",
+                 "py:venv_policy:LowestIdFirst"],
+                cwd=folder, env=activated, capture_output=True, text=True, check=False)
+            self.assertEqual(run.returncode, 0, run.stderr)
             # A bad flag is the command line's own error, exit status 2.
             bad = subprocess.run(["adaptsim", "run", "--no-such-flag"], env=env,
                                  capture_output=True, text=True, check=False)
@@ -159,6 +168,32 @@ class InstallTest(unittest.TestCase):
             self.assert_refused(done, built_for)
             self.assertIn(f"but pip runs in {os.path.join(venv, 'bin', 'python')}",
                           done.stdout + done.stderr)
+
+    def test_command_line_embeds_the_builds_interpreter(self):
+        # Python finds its standard library from the interpreter it is started as; the command
+        # line starts the build's, even when another interpreter's folder is first on PATH.
+        built_for = build_record()["python_executable"]
+        other = other_interpreter(built_for)
+        if other is None:
+            self.skipTest(f"no Python interpreter other than {built_for} on this machine")
+        expected = subprocess.run([built_for, "-c", "import sys; print(sys.base_prefix)"],
+                                  capture_output=True, text=True, check=True).stdout.strip()
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "probe_policy.py"), "w") as f:
+                f.write("import sys\nprint('PROBE', sys.base_prefix, file=sys.stderr)\n"
+                        + VENV_POLICY)
+            trace = os.path.join(folder, "small.trace")
+            subprocess.run([build_record()["command_line"], "generate-trace", "--catalog",
+                            CATALOG, "--out", trace, "--num-jobs", "4"], check=True,
+                           capture_output=True)
+            env = clean_env(PATH=os.path.dirname(other) + os.pathsep + os.environ["PATH"],
+                            PYTHONPATH=folder)
+            run = subprocess.run(
+                [build_record()["command_line"], "run", "--trace", trace, "--throughputs",
+                 CATALOG, "--gpus", "8", "--policy", "py:probe_policy:LowestIdFirst"],
+                env=env, capture_output=True, text=True, check=False)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn(f"PROBE {expected}\n", run.stderr)
 
     def test_a_build_for_another_interpreter_is_refused(self):
         # A build folder as CMake leaves it (CMakeCache.txt, python/build.json), configured for
