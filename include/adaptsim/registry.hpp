@@ -41,6 +41,10 @@ struct PolicyInfo {
   /// source of `adaptsim run --policy help`, docs/policies.md §10 and `adaptsim.policies()`;
   /// MakePolicy rejects any other key). Empty for a scheme policy (its options are its own).
   std::vector<PolicyOption> options = {};
+  /// Whether the policy draws random numbers from the task's seed (pollux's genetic algorithm).
+  /// The engines draw none, so on a fixed trace the other policies give the same result for every
+  /// seed (docs/sweeps.md §1); a Python policy is not given the seed (docs/python.md §4).
+  bool uses_seed = false;
 };
 
 /// The interval engine's own option keys (interval_s, restart_delay_s, interference,

@@ -1,5 +1,6 @@
 #include "display_names.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <tuple>
 
@@ -90,6 +91,25 @@ std::string OptionLabel(const std::string& option, const nlohmann::json& value,
 
 std::string ScenarioLabel(long long num_jobs, long long num_gpus) {
   return std::to_string(num_jobs) + " jobs · " + std::to_string(num_gpus) + " GPUs";
+}
+
+std::vector<std::string> ScenarioLabels(const std::vector<ScenarioOf>& tasks) {
+  std::map<std::string, long long> jobs_of_trace;
+  for (const ScenarioOf& task : tasks) {
+    long long& jobs = jobs_of_trace[task.trace_stem];
+    jobs = std::max(jobs, task.num_jobs);
+  }
+  std::vector<std::string> labels;
+  std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
+  for (const ScenarioOf& task : tasks) {
+    const long long jobs = jobs_of_trace[task.trace_stem];
+    labels.push_back(jobs > 0 ? ScenarioLabel(jobs, task.num_gpus) : task.trace_stem);
+    keys[labels.back()].insert(task.trace_stem + "|" + std::to_string(task.num_gpus));
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (keys[labels[i]].size() > 1) labels[i] += " · " + tasks[i].trace_stem.substr(0, 12);
+  }
+  return labels;
 }
 
 std::map<std::string, std::set<std::string>> VariedOptions(const std::vector<LabelledTask>& tasks) {

@@ -34,6 +34,19 @@ std::string OptionLabel(const std::string& option, const nlohmann::json& value,
 /// "120 jobs · 32 GPUs".
 std::string ScenarioLabel(long long num_jobs, long long num_gpus);
 
+/// What a scenario label needs of a task: its job count, GPUs and the stem of its trace's file.
+struct ScenarioOf {
+  long long num_jobs = 0;
+  long long num_gpus = 0;
+  std::string trace_stem;
+};
+
+/// ScenarioLabel of every task, with the first 12 characters of the trace's stem appended
+/// ("120 jobs · 32 GPUs · 120_0.2_5_10") when tasks of different traces would share a label, as
+/// analysis/adaptsim_style.py add_labels does. A task without a job count (num_jobs 0: a failed
+/// task) counts the jobs of another task of its trace, or is labelled by its trace's stem.
+std::vector<std::string> ScenarioLabels(const std::vector<ScenarioOf>& tasks);
+
 /// What labelling needs of a task: its policy, a key of its scenario (trace and cluster size)
 /// and its policy options (a JSON object; anything else counts as no options).
 struct LabelledTask {

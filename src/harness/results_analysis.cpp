@@ -48,15 +48,14 @@ struct Labels {
 Labels MakeLabels(const std::vector<SummaryRow>& rows) {
   Labels labels;
   labels.varied = VariedOptions(rows);
-  std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
+  std::vector<ScenarioOf> scenarios;
   for (const SummaryRow& row : rows) {
-    keys[ScenarioLabel(row.metrics.num_jobs, row.num_gpus)].insert(TraceStem(row) + "|" +
-                                                                   std::to_string(row.num_gpus));
+    scenarios.push_back({row.metrics.num_jobs, row.num_gpus, TraceStem(row)});
   }
-  for (const SummaryRow& row : rows) {
-    std::string label = ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
-    if (keys[label].size() > 1) label += " · " + TraceStem(row).substr(0, 12);
-    labels.scenario[&row] = label;
+  const std::vector<std::string> scenario_labels = ScenarioLabels(scenarios);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const SummaryRow& row = rows[i];
+    labels.scenario[&row] = scenario_labels[i];
     labels.policy[&row] =
         PolicyLabel(row.policy, Options(row), labels.varied[row.policy], row.round_duration_s);
   }

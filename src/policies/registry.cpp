@@ -249,6 +249,7 @@ const std::vector<Entry>& AllEntries() {
     ExtraPolicies().sealed = true;
     std::vector<Entry> all = Table();
     for (const Entry& entry : ExtraPolicies().entries) all.push_back(entry);
+    for (Entry& entry : all) entry.info.uses_seed = entry.seeded != nullptr;
     return all;
   }();
   return kAll;

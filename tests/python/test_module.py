@@ -231,6 +231,25 @@ class ModuleTest(unittest.TestCase):
         self.assertGreater(ran, 10)
         self.assertGreater(seen - ran, 10)
 
+    def test_dry_run_notes_seeds_that_change_only_the_task_id(self):
+        spec = self.path("seeds.toml")
+        with open(spec, "w") as f:
+            f.write(f'name = "seeds"\ntraces = ["{self.trace}"]\nthroughputs = "{CATALOG}"\n'
+                    f'policies = ["gandiva_fair", "{LAS}"]\nnum_gpus = [8]\nseeds = [0, 1]\n')
+        done = subprocess.run([BINARY, "sweep", spec, "--out", self.path("seeds.h5"),
+                               "--dry-run"], capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"note: 2 seeds, but gandiva_fair, {LAS} draw no random numbers (nor does "
+                      "the engine): on a fixed trace their tasks for different seeds differ only "
+                      "in the task id", done.stdout)
+        one = spec.replace("seeds.toml", "one_seed.toml")
+        with open(spec) as f, open(one, "w") as out:
+            out.write(f.read().replace("seeds = [0, 1]", "seeds = [0]"))
+        done = subprocess.run([BINARY, "sweep", one, "--out", self.path("one.h5"), "--dry-run"],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("note:", done.stdout)
+
     def test_editing_the_policy_changes_the_task_id(self):
         package = self.path("editable")
         os.makedirs(package, exist_ok=True)

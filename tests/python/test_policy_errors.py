@@ -232,6 +232,11 @@ class RefusedDecisionsTest(unittest.TestCase):
             status = [s.decode() for s in f["summary"]["status"][:]]
             jct = f["summary"]["mean_jct_s"][:]
         self.assertEqual([math.isnan(x) for x in jct], [s == "failed" for s in status])
+        # The closing table prints no numbers for them.
+        table = [line for line in done.stdout.splitlines() if "failed" in line
+                 and "SameJobTwice" in line]
+        self.assertEqual(len(table), 1, done.stdout)
+        self.assertEqual(table[0].split()[-5:], ["-"] * 5)
 
     def test_sweep_refuses_a_class_with_two_methods_up_front(self):
         spec = os.path.join(self.folder.name, "both.toml")
