@@ -206,6 +206,33 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout.split()[:2], ["py:__main__:Equal", "16"])
 
+    def test_views_are_documented_to_the_unit(self):
+        # Each view's field list is declared once (include/adaptsim/view_fields.hpp); the Python
+        # classes bind exactly it and docs/python.md has one table per view with the same
+        # fields, in the same order, with the same units ("—" for none).
+        declared = adaptsim._core.view_fields()
+        self.assertEqual(set(declared), {"JobSpec", "ActiveJobView", "ClusterState",
+                                         "PolluxJobSpec", "PolluxApplication", "IntervalJobView",
+                                         "IntervalClusterView", "StepObservation"})
+        with open(os.path.join(SOURCE_DIR, "docs", "python.md"), encoding="utf-8") as f:
+            text = f.read()
+        for view, fields in declared.items():
+            heading = f"\n#### `{view}`\n"
+            self.assertIn(heading, text, view)
+            after = text[text.index(heading) + len(heading):]
+            table = after[after.index("| field | units | meaning |"):]
+            rows = []
+            for line in table.splitlines()[2:]:
+                if not line.startswith("|"):
+                    break
+                cells = [cell.strip() for cell in line.strip("|").split("|")]
+                rows.append((cells[0].strip("`"), "" if cells[1] == "—" else cells[1]))
+            self.assertEqual(rows, [(name, units) for name, units, _ in fields], view)
+            cls = getattr(adaptsim, view)
+            properties = {name for name in dir(cls)
+                          if isinstance(getattr(cls, name, None), property)}
+            self.assertEqual(properties, {name for name, _, _ in fields}, view)
+
     def test_view_says_which_jobs_ran_in_the_previous_round(self):
         code = ("import adaptsim, sys\n"
                 "class Alternate:\n"
