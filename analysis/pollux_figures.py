@@ -109,7 +109,7 @@ def scenario_of(summary):
     d = summary[summary.load == 1.0] if (summary.load == 1.0).any() else summary
     jobs = sorted(d.num_jobs.unique())
     gpus = sorted(d.num_gpus.unique())
-    return f"{'/'.join(str(j) for j in jobs)} jobs · {'/'.join(str(g) for g in gpus)} GPUs"
+    return st.scenario_label("/".join(str(j) for j in jobs), "/".join(str(g) for g in gpus))
 
 
 def jobload_figure(summary, artifact):
@@ -183,7 +183,7 @@ def interval_figure(summary, artifact):
                                               if (d.load == 1.0).all() else set()))
     ax.set_xticks(ticks, [st.number(m) for m in ticks])
     ax.minorticks_off()
-    ax.set_xlabel("scheduling interval (min, log scale)")
+    ax.set_xlabel(st.option_axis("interval_s") + ", log scale")
     ax.set_ylabel("average JCT (h)")
     ax.set_title("Scheduling interval · " + scenario_of(d))
     ax.legend(frameon=False)

@@ -2,7 +2,7 @@
 """Figures and reproduction report of `adaptsim reproduce shockwave|pollux` (docs/reproduction.md).
 
   /usr/bin/python3 analysis/reproduction_report.py shockwave|pollux --results DIR
-      [--paper-numbers experiments/paper_numbers.toml] [--data ../shared/data]
+      [--paper-numbers experiments/paper_numbers.toml] [--data ../shared/data] [--adaptsim PATH]
 
 Reads the sweeps' results files DIR/<sweep>.h5 (those that exist), draws the paper's figures into
 DIR/figures/ (analysis/figures.py, analysis/pollux_figures.py) and writes DIR/reproduction.md and
@@ -10,7 +10,10 @@ DIR/reproduction.csv: for every number the paper, its artifact or its reference 
 stated value, adaptsim's value, their ratio, and whether adaptsim lands on the paper's side
 (check "direction": same side of the pivot; "within": inside the relative tolerance;
 "within_points": inside the absolute tolerance). A number whose sweep has not run is listed as
-"not run" and not counted. Every adaptsim value is computed here from the results files only.
+"not run" and not counted. Every adaptsim value is computed here from the results files only;
+the reference runs' metrics, the figures' numbers and every name come from `adaptsim report`
+(analysis/adaptsim_tables.py; `adaptsim reproduce` passes its own binary as --adaptsim) and
+analysis/labels.toml.
 """
 import argparse
 import datetime
@@ -27,6 +30,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adaptsim_style as st  # noqa: E402
+import adaptsim_tables  # noqa: E402
 import figures  # noqa: E402
 import pollux_figures  # noqa: E402
 
@@ -128,38 +132,40 @@ def row(section, id_, what, source, paper, ours, check, ok, sweep, selection):
                 counted=True)
 
 
-def golden_rows(spec, data, results):
+def golden_rows(spec, data, results, adaptsim=None):
     """The Shockwave reference runs: absolute values (within tolerance) and the ratios to
-    Shockwave (same side of 1)."""
+    Shockwave (same side of 1), over the tasks of the reference runs' configuration."""
     path = os.path.join(results, spec["sweep"] + ".h5")
-    golden = figures.read_golden(os.path.join(data, spec["folder"]))
-    if golden.empty:
-        return [], f"reference runs: no golden runs in {os.path.join(data, spec['folder'])}"
+    folder = os.path.join(data, spec["folder"])
+    if not os.path.isdir(folder):
+        return [], f"reference runs: no golden runs in {folder}"
     if not os.path.exists(path):
         return [], f"reference runs: sweep {spec['sweep']} not run"
+    tables = adaptsim_tables.read([path], adaptsim, golden=folder)
     df, _ = summary(path)
-    d = df[(df.status == "ok") & (df.num_gpus == 32)]
-    d = d[d.trace.map(lambda t: figures.GOLDEN_TRACE in t)]
-    g = golden.pivot(index="policy", columns="metric", values="value")
+    same = tables.tasks[tables.tasks.scenario.isin(tables.reference_scenarios)]
+    d = df[(df.status == "ok") & df.task_id.isin(same.task_id)]
+    g = {run["policy"]: run["metrics"] for run in tables.reference}
     rows = []
     tol = spec["tolerance"]
-    for policy in sorted(g.index, key=lambda p: st.policy_rank(st.display_name(p))):
+    order = sorted(g, key=lambda p: st.policy_rank(st.display_name(p)))
+    for policy in order:
         if not (d.policy == policy).any():
             continue
         for m in st.METRICS:
-            paper, ours = float(g.loc[policy, m]), policy_mean(d, policy, m)
+            paper, ours = float(g[policy][m]), policy_mean(d, policy, m)
             check = "within_points" if m == "unfair_fraction_1_05" else "within"
             rows.append(row("reference run", f"{policy}.{m}",
                             f"{st.display_name(policy)} {st.METRIC_NAMES[m]}",
                             spec["source"], paper, ours, check,
                             lands(check, paper, ours, tolerance=tol[m]), spec["sweep"],
                             f"{int((d.policy == policy).sum())} tasks"))
-    if "shockwave" in g.index and (d.policy == "shockwave").any():
-        for policy in sorted(g.index, key=lambda p: st.policy_rank(st.display_name(p))):
+    if "shockwave" in g and (d.policy == "shockwave").any():
+        for policy in order:
             if policy == "shockwave" or not (d.policy == policy).any():
                 continue
             for m in st.METRICS:
-                paper = float(g.loc[policy, m] / g.loc["shockwave", m])
+                paper = float(g[policy][m] / g["shockwave"][m])
                 ours = policy_mean(d, policy, m) / policy_mean(d, "shockwave", m)
                 rows.append(row("ratio to Shockwave (reference run)", f"{policy}/shockwave.{m}",
                                 f"{st.display_name(policy)} / Shockwave, {st.METRIC_NAMES[m]}",
@@ -190,7 +196,8 @@ def artifact_rows(spec, data, results):
             if not math.isfinite(ours):
                 continue  # workload not in the sweep (a reduced run)
             rows.append(row("artifact run", f"{policy}.{workload}",
-                            f"{st.display_name(policy)} average JCT (s), {workload}, load "
+                            f"{st.display_name(policy)} {st.METRIC_NAMES['mean_jct_s']} (s), "
+                            f"{workload}, load "
                             f"{st.number(float(load))}", spec["source"], float(paper), ours,
                             "within", lands("within", float(paper), ours,
                                             tolerance=spec["tolerance"]),
@@ -303,7 +310,7 @@ def sweep_info(results, paper):
     return info
 
 
-def draw(paper, results, data, numbers_path):
+def draw(paper, results, data, numbers_path, adaptsim=None):
     """The paper's figures into results/figures; returns the names (relative to figures/)."""
     out = os.path.join(results, "figures")
     shutil.rmtree(out, ignore_errors=True)  # drawn anew from the results files every time
@@ -323,7 +330,7 @@ def draw(paper, results, data, numbers_path):
             files = [f for f in files if f]
             if files:
                 _, names = figures.draw_all(files, os.path.join(out, name), golden_dir=golden,
-                                            kinds=kinds)
+                                            kinds=kinds, adaptsim=adaptsim)
                 written += [f"{name}/{n}" for n in names]
     else:
         files = [p for p in (path("pollux_jobload"), path("pollux_interval")) if p]
@@ -339,13 +346,16 @@ def main(argv=None):
     parser.add_argument("--paper-numbers", default=pollux_figures.DEFAULT_NUMBERS)
     parser.add_argument("--data", default=os.environ.get("ADAPTSIM_DATA", ""),
                         help="reference data folder (golden runs, Pollux artifact summaries)")
+    parser.add_argument("--adaptsim", default=None,
+                        help="the adaptsim command line (default: $ADAPTSIM_BINARY, PATH, the "
+                             "checkout's build/release/src/app/adaptsim)")
     args = parser.parse_args(argv)
     with open(args.paper_numbers, "rb") as f:
         spec = tomllib.load(f)
-    written = draw(args.paper, args.results, args.data, args.paper_numbers)
+    written = draw(args.paper, args.results, args.data, args.paper_numbers, args.adaptsim)
     rows, notes = [], []
     if args.paper == "shockwave":
-        extra, note = golden_rows(spec["golden"], args.data, args.results)
+        extra, note = golden_rows(spec["golden"], args.data, args.results, args.adaptsim)
         tol = spec["golden"]["tolerance"]
         for r in extra:
             r["check_text"] = (f"within ±{st.number(100 * tol[r['id'].split('.')[-1]])} %"

@@ -21,13 +21,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "bench_main.hpp"
-#include "policies/gavel_mechanism.hpp"
+#include "policies/gavel/gavel_mechanism.hpp"
 
 namespace {
 
@@ -93,8 +94,7 @@ Run RunOnce(const std::string& data, const Config& config, const std::string& po
   if (auto* allocation = std::get_if<std::unique_ptr<adaptsim::AllocationPolicy>>(&instance)) {
     *allocation = std::make_unique<TimedPolicy>(std::move(*allocation), &run.solve_s, &run.calls);
   }
-  auto scheduler = adaptsim::MakeRoundScheduler(
-      std::move(instance), {options.round_duration_s, options.allocation_reset_interval_s});
+  auto scheduler = adaptsim::MakeRoundScheduler(std::move(instance), options);
   run.result = adaptsim::Simulate(trace, table, *scheduler, options);
   adaptsim::ComputeMetrics(run.result, options.num_gpus);
   run.wall_s = Seconds(start);

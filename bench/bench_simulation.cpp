@@ -20,7 +20,7 @@
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "bench_main.hpp"
-#include "policies/shockwave.hpp"
+#include "policies/shockwave/shockwave.hpp"
 
 namespace {
 

@@ -24,11 +24,5 @@ const char* GitRevision() { return \"${revision}\"; }
 
 }  // namespace adaptsim
 ")
-if(EXISTS ${OUT})
-  file(READ ${OUT} old)
-else()
-  set(old "")
-endif()
-if(NOT old STREQUAL text)
-  file(WRITE ${OUT} "${text}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
+adaptsim_write_if_changed(${OUT} "${text}")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sweeps a Python policy against two C++ baselines and plots mean JCT and makespan.
+"""Sweeps a Python policy against two C++ baselines and plots average JCT and makespan.
 
     PYTHONPATH=build/release/python:examples python3 examples/sweep_and_plot.py \
         --adaptsim build/release/src/app/adaptsim --out /tmp/las [--data ../shared/data]
@@ -27,7 +27,13 @@ TRACE = ("shockwave/traces/"
 THROUGHPUTS = "shockwave/throughputs/tacc_throughputs.json"
 GPUS = [16, 32, 64]
 LAS = "py:adaptsim_examples.least_attained_service:LeastAttainedService"
-DISPLAY = {"gandiva_fair": "Gandiva-Fair", "max_min_fairness": "Gavel", LAS: "LAS (Python)"}
+POLICIES = ["gandiva_fair", "max_min_fairness", LAS]
+
+
+def label(policy):
+    """The papers' name of a registered policy (adaptsim.display_name, as adaptsim's own
+    figures), and a name of our own for the Python policy."""
+    return "LAS (Python)" if policy == LAS else adaptsim.display_name(policy)
 
 
 def main():
@@ -44,7 +50,7 @@ def main():
     trace = os.path.abspath(os.path.join(args.data, TRACE))
     throughputs = os.path.abspath(os.path.join(args.data, THROUGHPUTS))
     spec = os.path.join(args.out, "sweep.toml")
-    policies = ", ".join(f'"{p}"' for p in DISPLAY)
+    policies = ", ".join(f'"{p}"' for p in POLICIES)
     with open(spec, "w") as f:
         f.write(f'name = "las"\ntraces = ["{trace}"]\n'
                 f'throughputs = "{throughputs}"\npolicies = [{policies}]\n'
@@ -58,14 +64,16 @@ def main():
     summary, _ = adaptsim.read(results)
     summary = summary[summary["status"] == "ok"]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    # The metrics' axis labels as adaptsim's own figures write them (adaptsim.labels()).
+    axis = {m["name"]: m["axis"] for m in adaptsim.labels()["metric"]}
+    metrics = ["mean_jct_s", "makespan_s"]  # drawn in hours, as labelled
     for policy, rows in summary.groupby("policy"):
         rows = rows.sort_values("num_gpus")
-        label = DISPLAY.get(policy, policy)
-        axes[0].plot(rows["num_gpus"], rows["mean_jct_s"] / 3600, marker="o", label=label)
-        axes[1].plot(rows["num_gpus"], rows["makespan_s"] / 3600, marker="o", label=label)
-    for ax, title in zip(axes, ["mean JCT (h)", "makespan (h)"]):
+        for ax, metric in zip(axes, metrics):
+            ax.plot(rows["num_gpus"], rows[metric] / 3600, marker="o", label=label(policy))
+    for ax, metric in zip(axes, metrics):
         ax.set_xlabel("GPUs")
-        ax.set_ylabel(title)
+        ax.set_ylabel(axis[metric])
         ax.set_xticks(GPUS)
         ax.grid(alpha=0.3)
     axes[0].legend()

@@ -7,8 +7,9 @@
 #include <iostream>
 #include <limits>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/store.hpp"
+#include "adaptsim/task.hpp"
 
 namespace {
 
@@ -61,12 +62,11 @@ int main(int argc, char** argv) {
   WriteShard((out / "shard_full.h5").string(), full, provenance);
   WriteShard((out / "shard_per_job.h5").string(), per_job, provenance);
   WriteShard((out / "shard_summary.h5").string(), summary, provenance);
-  ResultsFile file = ResultsFile::Create((out / "failed.h5").string(), provenance);
-  file.Append(failed);
+  WriteShard((out / "failed.h5").string(), failed, provenance);
   MergeOptions merge;
   merge.sources = {(out / "shard_full.h5").string(), (out / "shard_per_job.h5").string()};
   merge.provenance = provenance;
-  MergeResults((out / "merged.h5").string(), merge);
+  MergeResults(OutputPaths((out / "merged.h5").string()), merge);
   std::cout << "results seeds written to " << out.string() << '\n';
   return 0;
 }

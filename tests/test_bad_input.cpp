@@ -16,7 +16,7 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "policies/gavel_mechanism.hpp"
+#include "policies/gavel/gavel_mechanism.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {
@@ -238,9 +238,10 @@ TEST(BadPolicy, UnknownOptionAndOutOfRangeValue) {
 TEST(PolicyRegistry, TestAidsAreNotInTheShippedTable) {
   EXPECT_THROW(MakePolicy("fail_after", nlohmann::json::object()), InputError);
   for (const PolicyInfo& info : RegisteredPolicies()) EXPECT_NE(info.name, "fail_after");
-  EXPECT_THROW(RegisterTestPolicy(
-                   {"late", "registered too late"},
-                   [](const nlohmann::json&, const std::string&) { return PolicyInstance{}; }),
+  EXPECT_THROW(RegisterTestPolicy({{"late", "registered too late"},
+                                   [](const nlohmann::json&, const std::string&, std::uint64_t) {
+                                     return PolicyInstance{};
+                                   }}),
                std::logic_error);
 }
 

@@ -9,18 +9,18 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/analytic_center.hpp"
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/linear_sum_assignment.hpp"
 #include "adaptsim/registry.hpp"
-#include "policies/allox.hpp"
-#include "policies/analytic_center.hpp"
-#include "policies/finish_time_fairness.hpp"
-#include "policies/isolated.hpp"
-#include "policies/isolated_plus.hpp"
-#include "policies/linear_sum_assignment.hpp"
-#include "policies/max_min_fairness.hpp"
-#include "policies/max_sum_throughput.hpp"
-#include "policies/min_total_duration.hpp"
+#include "policies/gavel/allox.hpp"
+#include "policies/gavel/finish_time_fairness.hpp"
+#include "policies/gavel/isolated.hpp"
+#include "policies/gavel/isolated_plus.hpp"
+#include "policies/gavel/max_min_fairness.hpp"
+#include "policies/gavel/max_sum_throughput.hpp"
+#include "policies/gavel/min_total_duration.hpp"
 
 namespace adaptsim {
 namespace {

@@ -9,10 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/content_hash.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
-#include "harness/content_hash.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

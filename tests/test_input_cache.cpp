@@ -1,16 +1,16 @@
-// The sweep worker's cache of parsed inputs (src/harness/input_cache.hpp): a task reads through it
-// exactly what it would read from the file, and a changed file is read again.
+// The sweep worker's cache of parsed inputs (include/adaptsim/input_cache.hpp): a task reads
+// through it exactly what it would read from the file, and a changed file is read again.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/engine_tasks.hpp"
+#include "adaptsim/input_cache.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "harness/engine_tasks.hpp"
-#include "harness/input_cache.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -72,7 +72,7 @@ TEST(InputCache, ATaskRunThroughTheCacheGivesTheSameResult) {
   task.policy = "gandiva_fair";
   InputCache cache;
   for (int run = 0; run < 2; ++run) {  // the second run reads both inputs from memory
-    const SimulationResult cached = RunTask(task, {}, &cache);
+    const SimulationResult cached = RunTask(task, {}, {}, &cache);
     const SimulationResult direct = RunTask(task);
     ASSERT_EQ(cached.jobs.size(), direct.jobs.size());
     for (std::size_t j = 0; j < direct.jobs.size(); ++j) {

@@ -3,9 +3,9 @@
 
 #include "adaptsim/adaptation.hpp"
 #include "engine/placement.hpp"
-#include "policies/fifo.hpp"
-#include "policies/gandiva_fair.hpp"
-#include "policies/max_min_fairness.hpp"
+#include "policies/gavel/fifo.hpp"
+#include "policies/gavel/gandiva_fair.hpp"
+#include "policies/gavel/max_min_fairness.hpp"
 
 namespace adaptsim::testing {
 namespace {

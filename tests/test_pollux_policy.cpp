@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "adaptsim/task.hpp"
-#include "policies/pollux_ga.hpp"
+#include "policies/pollux/pollux_ga.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -120,15 +120,15 @@ TaskConfig ShortPolluxTask(std::uint64_t seed) {
   task.policy = "pollux";
   task.seed = seed;
   task.simulation.num_gpus = 64;
-  task.simulation.max_rounds = 60;  // first hour
   task.policy_options = {{"generations", 20}};
   return task;
 }
 
 TEST(PolluxPolicy, ShortRunIsDeterministicUnderTheSeed) {
   ADAPTSIM_REQUIRE_DATA();
-  SimulationResult a = RunTask(ShortPolluxTask(3));
-  SimulationResult b = RunTask(ShortPolluxTask(3));
+  const RunBudget first_hour{.max_rounds = 60};  // intervals of 60 s
+  SimulationResult a = RunTask(ShortPolluxTask(3), first_hour);
+  SimulationResult b = RunTask(ShortPolluxTask(3), first_hour);
   ASSERT_EQ(a.rounds.size(), 60u);
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   int completed = 0;

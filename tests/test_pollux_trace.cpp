@@ -1,4 +1,4 @@
-// Pollux on the Shockwave traces (harness/pollux_trace_workload.hpp): the
+// Pollux on the Shockwave traces (task/pollux_trace_workload.hpp): the
 // statistical-efficiency model per adaptation mode, the synthetic applications, and end-to-end runs
 // on a small trace with the built-in catalogue (no reference data needed).
 #include <unistd.h>
@@ -20,7 +20,7 @@
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/trace.hpp"
-#include "harness/pollux_trace_workload.hpp"
+#include "task/pollux_trace_workload.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

@@ -16,6 +16,7 @@
 
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/gavel.hpp"
 #include "adaptsim/production_trace.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"
@@ -196,7 +197,7 @@ TEST(ProductionTrace, AJobRunAloneFinishesInItsLoggedDurationWithinOneRound) {
     one.jobs[0].id = 0;
     one.jobs[0].arrival_time_s = 0;
     engine.num_gpus = one.jobs[0].scale_factor;
-    auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), {});
+    auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), engine);
     SimulationResult run = Simulate(one, f.throughputs, *scheduler, engine);
     ASSERT_EQ(run.jobs.size(), 1u);
     EXPECT_NEAR(run.jobs[0].jct_s, log.jobs[i].duration_s, engine.round_duration_s)
@@ -228,7 +229,7 @@ TEST(ProductionTrace, AJobArrivingOnAnIdleClusterRunsAsAloneWithArrivalRoundStar
     std::map<IdleRoundStart, SimulationResult> runs;
     for (IdleRoundStart idle : {IdleRoundStart::kReference, IdleRoundStart::kArrival}) {
       engine.idle_round_start = idle;
-      auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), {});
+      auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), engine);
       runs[idle] = Simulate(two, f.throughputs, *scheduler, engine);
       ASSERT_EQ(runs[idle].jobs.size(), 2u);
     }
@@ -264,7 +265,7 @@ TEST(ProductionTrace, AWaitingJobWithNoArrivalPendingRunsOnceTheResetGateOpens) 
   engine.num_gpus = 8;
   for (IdleRoundStart idle : {IdleRoundStart::kReference, IdleRoundStart::kArrival}) {
     engine.idle_round_start = idle;
-    auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), {});
+    auto scheduler = MakeRoundScheduler(MakePolicy("fifo", nlohmann::json::object()), engine);
     SimulationResult run = Simulate(three, f.throughputs, *scheduler, engine);
     ASSERT_EQ(run.status, TaskStatus::kOk) << run.message;
     ASSERT_LT(run.jobs[1].completion_time_s, arrivals[2]);  // the cluster idles at 700 s

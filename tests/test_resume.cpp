@@ -7,20 +7,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/checksum.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/results_analysis.hpp"
 #include "adaptsim/store.hpp"
-#include "harness/checksum.hpp"
+#include "adaptsim/sweep_command.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -57,6 +61,11 @@ class SweepProcessTest : public ::testing::Test {
     std::vector<std::string> args = {ADAPTSIM_BINARY, "sweep",        spec, "--out", out_,
                                      "--quiet",       "--keep-shards"};
     args.insert(args.end(), extra.begin(), extra.end());
+    return Spawn(std::move(args));
+  }
+  /// Starts the command line `args` (the binary first) with stdout and stderr appended to the
+  /// log; returns the pid.
+  pid_t Spawn(std::vector<std::string> args) {
     pid_t pid = ::fork();
     if (pid == 0) {
       ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
@@ -247,6 +256,55 @@ TEST_F(SweepProcessTest, SigtermStopsDispatchFlushesAndExitsZero) {
   for (const auto& [id, count] : ManifestCounts()) EXPECT_EQ(count, 1) << id;
 }
 
+// `adaptsim run --out` publishes its file as a sweep publishes its merged file: whole (no
+// temporary name left), with OUT.sha256, which `adaptsim report` checks before HDF5 reads OUT.
+TEST_F(SweepProcessTest, RunOutIsPublishedWholeWithItsChecksum) {
+  ADAPTSIM_REQUIRE_DATA();
+  const std::vector<std::string> run = {ADAPTSIM_BINARY, "run",
+                                        "--trace",       testing::CanonicalTracePath(),
+                                        "--throughputs", testing::TaccThroughputsPath(),
+                                        "--gpus",        "32",
+                                        "--policy",      "fifo"};
+  auto with_out = [&](const std::string& out, bool force) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), {"--out", out});
+    if (force) args.push_back("--force");
+    return Wait(Spawn(args));
+  };
+  ASSERT_EQ(with_out(out_, false), 0) << Log();
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    files.push_back(entry.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"log.txt", "out.h5", "out.h5.sha256"}));
+  std::string digest, name;
+  std::ifstream(out_ + ".sha256") >> digest >> name;
+  EXPECT_EQ(digest, FileSha256Hex(out_));
+  EXPECT_EQ(name, "out.h5");
+  ASSERT_EQ(ReadSummary(out_).size(), 1u);
+  EXPECT_EQ(ReadSummary(out_)[0].status, TaskStatus::kOk);
+  // An existing --out needs --force; a missing folder is refused before the run.
+  EXPECT_NE(with_out(out_, false), 0);
+  EXPECT_NE(Log().find("file exists; pass --force to overwrite"), std::string::npos) << Log();
+  EXPECT_NE(with_out((dir_ / "missing" / "out.h5").string(), false), 0);
+  EXPECT_NE(Log().find("does not exist or is not a folder"), std::string::npos) << Log();
+  // One byte altered: `adaptsim report` refuses the file by name.
+  {
+    std::fstream file(out_, std::ios::in | std::ios::out | std::ios::binary);
+    const auto middle = static_cast<std::streamoff>(fs::file_size(out_) / 2);
+    char byte = 0;
+    file.seekg(middle);
+    file.read(&byte, 1);
+    file.seekp(middle);
+    file.put(static_cast<char>(byte ^ 0x5a));
+  }
+  EXPECT_THROW(AnalyseResults({out_}, AnalysisOptions{}), StoreError);
+  // --force replaces both.
+  ASSERT_EQ(with_out(out_, true), 0) << Log();
+  EXPECT_TRUE(CheckChecksumFile(OutputPaths(out_)).matches);
+}
+
 TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgain) {
   ADAPTSIM_REQUIRE_DATA();
   std::string spec = WriteSpec("policies = \"fifo\"\nseeds = [0, 1, 2]\n");
@@ -256,7 +314,7 @@ TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgai
   std::ifstream(out_ + ".sha256") >> digest >> name;
   EXPECT_EQ(digest.size(), 64u);
   EXPECT_EQ(name, "out.h5");
-  EXPECT_TRUE(CheckChecksumFile(out_).matches);
+  EXPECT_TRUE(CheckChecksumFile(OutputPaths(out_)).matches);
   std::map<std::string, double> makespans;
   for (const SummaryRow& row : ReadSummary(out_)) makespans[row.task_id] = row.metrics.makespan_s;
   ASSERT_EQ(makespans.size(), 3u);
@@ -271,16 +329,16 @@ TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgai
     file.seekp(static_cast<std::streamoff>(fs::file_size(out_) / 2));
     file.put(static_cast<char>(byte ^ 0x5a));
   }
-  const ChecksumCheck altered = CheckChecksumFile(out_);
+  const ChecksumCheck altered = CheckChecksumFile(OutputPaths(out_));
   EXPECT_TRUE(altered.recorded);
   EXPECT_FALSE(altered.matches);
   // `adaptsim report` and `adaptsim merge` refuse it by name before HDF5 reads it.
   for (const auto& read : std::vector<std::function<void()>>{
-           [&] { AnalyseResults(out_, AnalysisOptions{}); },
+           [&] { AnalyseResults({out_}, AnalysisOptions{}); },
            [&] {
              MergeOptions merge;
              merge.sources = {out_};
-             MergeResultsWithChecksum((dir_ / "copy.h5").string(), merge);
+             MergeResultsWithChecksum(OutputPaths((dir_ / "copy.h5").string()), merge);
            }}) {
     try {
       read();
@@ -304,7 +362,7 @@ TEST_F(SweepProcessTest, AnAlteredResultsFileIsNotReadOnResumeAndItsTasksRunAgai
     EXPECT_EQ(row.status, TaskStatus::kOk);
     EXPECT_EQ(row.metrics.makespan_s, makespans.at(row.task_id));
   }
-  EXPECT_TRUE(CheckChecksumFile(out_).matches);
+  EXPECT_TRUE(CheckChecksumFile(OutputPaths(out_)).matches);
 }
 
 TEST_F(SweepProcessTest, DryRunListsTasksAndRunsNothing) {

@@ -1,5 +1,5 @@
-// Shards of several tasks (src/harness/shard_directory.hpp): the manifest indexes every task, a
-// task rerun into a newer shard is taken from it, and a shard without manifest lines is read.
+// Shards of several tasks (include/adaptsim/shard_directory.hpp): the manifest indexes every task,
+// a task rerun into a newer shard is taken from it, and a shard without manifest lines is read.
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,9 +9,10 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/output_paths.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
-#include "harness/shard_directory.hpp"
+#include "adaptsim/task.hpp"
 
 namespace adaptsim {
 namespace {
@@ -62,7 +63,7 @@ class ShardDirectoryTest : public ::testing::Test {
 };
 
 TEST_F(ShardDirectoryTest, ABatchIsOneShardAndARerunIsTakenFromTheNewerShard) {
-  ShardDirectory shards(out_);
+  ShardDirectory shards(OutputPaths(out_).shards());
   const TaskRecord a_failed = Record(0, TaskStatus::kFailed, 0.0);
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
   const TaskRecord a_ok = Record(0, TaskStatus::kOk, 10.0);
@@ -81,13 +82,13 @@ TEST_F(ShardDirectoryTest, ABatchIsOneShardAndARerunIsTakenFromTheNewerShard) {
   merge.sources = ShardFiles(shards.dir());
   EXPECT_EQ(merge.sources, paths);
   merge.provenance.detail = ResultDetail::kSummary;
-  ASSERT_EQ(MergeResults(out_, merge), 3u);
+  ASSERT_EQ(MergeResults(OutputPaths(out_), merge), 3u);
   EXPECT_EQ(ReadTask(out_, a_ok.task_id).status, TaskStatus::kOk);
   EXPECT_EQ(ReadTask(out_, a_ok.task_id).result.summary.makespan_s, 10.0);
 }
 
 TEST_F(ShardDirectoryTest, AShardWithoutManifestLinesIsReadAndCountsAsNewest) {
-  ShardDirectory shards(out_);
+  ShardDirectory shards(OutputPaths(out_).shards());
   shards.Open();
   const TaskRecord a_failed = Record(0, TaskStatus::kFailed, 0.0);
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
@@ -132,7 +133,7 @@ TEST_F(ShardDirectoryTest, AShardWithoutManifestLinesIsReadAndCountsAsNewest) {
 }
 
 TEST_F(ShardDirectoryTest, ACorruptShardOfTwoTasksReportsBothAndKeepsTheOtherShard) {
-  ShardDirectory shards(out_);
+  ShardDirectory shards(OutputPaths(out_).shards());
   const TaskRecord a = Record(0, TaskStatus::kOk, 10.0);
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
   const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
@@ -168,7 +169,7 @@ TEST_F(ShardDirectoryTest, ACorruptShardOfTwoTasksReportsBothAndKeepsTheOtherSha
 }
 
 TEST_F(ShardDirectoryTest, ShardFilesLeavesOutACorruptShardAndNamesItsTasks) {
-  ShardDirectory shards(out_);
+  ShardDirectory shards(OutputPaths(out_).shards());
   const TaskRecord b = Record(1, TaskStatus::kOk, 20.0);
   const TaskRecord c = Record(2, TaskStatus::kOk, 30.0);
   const std::vector<std::string> paths =
@@ -186,7 +187,7 @@ TEST_F(ShardDirectoryTest, ShardFilesLeavesOutACorruptShardAndNamesItsTasks) {
   MergeOptions merge;
   merge.sources = ShardFiles(shards.dir());
   merge.provenance.detail = ResultDetail::kSummary;
-  EXPECT_EQ(MergeResults(out_, merge), 1u);
+  EXPECT_EQ(MergeResults(OutputPaths(out_), merge), 1u);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
-#include "policies/shockwave_config.hpp"
+#include "policies/shockwave/shockwave_config.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {
@@ -50,7 +50,7 @@ TEST(ShockwaveConfig, RegistryOptionsOverrideTheFile) {
   ADAPTSIM_REQUIRE_DATA();
   nlohmann::json options = {
       {"config", ConfigPath("tacc_32gpus")}, {"future_rounds", 10}, {"solver", "general"}};
-  ShockwaveConfig config = ShockwaveConfigFromOptions(options, "test");
+  ShockwaveConfig config = ParseOptions<ShockwaveOptions>(options, {"test", "shockwave"});
   EXPECT_EQ(config.future_rounds, 10);
   EXPECT_DOUBLE_EQ(config.lambda, 12.0);
   EXPECT_EQ(config.solver, ShockwaveSolver::kGeneral);
@@ -59,7 +59,9 @@ TEST(ShockwaveConfig, RegistryOptionsOverrideTheFile) {
   EXPECT_NE(std::get<std::unique_ptr<RoundScheduler>>(policy), nullptr);
 }
 
-// Each bad value is rejected with an InputError naming the key.
+// Each bad value is rejected with an InputError naming the key: as the policy's options (file =
+// the input, field = "shockwave.<key>") and in a configuration file (file = its path, field = the
+// key).
 TEST(ShockwaveConfig, RejectsOutOfRangeValues) {
   const std::vector<std::pair<nlohmann::json, std::string>> cases = {
       {{{"future_rounds", 0}}, "future_rounds"},
@@ -78,15 +80,26 @@ TEST(ShockwaveConfig, RejectsOutOfRangeValues) {
       {{{"no_such_key", 1}}, "no_such_key"},
       {{{"solver_max_nodes", 0}}, "solver_max_nodes"},
   };
+  const std::string path =
+      ::testing::TempDir() + "shockwave_range_" + std::to_string(::getpid()) + ".json";
   for (const auto& [options, field] : cases) {
     try {
-      ShockwaveConfigFromOptions(options, "opts");
+      MakePolicy("shockwave", options, "opts");
       ADD_FAILURE() << "accepted " << options.dump();
     } catch (const InputError& error) {
+      EXPECT_EQ(error.file(), "opts") << options.dump() << ": " << error.what();
+      EXPECT_EQ(error.field(), "shockwave." + field) << options.dump() << ": " << error.what();
+    }
+    std::ofstream(path) << options.dump();
+    try {
+      ReadShockwaveConfig(path);
+      ADD_FAILURE() << "accepted the file " << options.dump();
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.file(), path) << options.dump() << ": " << error.what();
       EXPECT_EQ(error.field(), field) << options.dump() << ": " << error.what();
     }
   }
-  EXPECT_THROW(MakePolicy("shockwave", {{"rhomax", 0}}, "opts"), InputError);
+  std::remove(path.c_str());
 }
 
 TEST(ShockwaveConfig, RejectsMissingAndMalformedFiles) {

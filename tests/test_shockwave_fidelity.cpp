@@ -19,7 +19,7 @@
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 #include "golden_support.hpp"
-#include "policies/shockwave.hpp"
+#include "policies/shockwave/shockwave.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {
@@ -135,7 +135,8 @@ TEST(ShockwaveFidelity, CanonicalComparisonRatiosOnThePapersSide) {
     EXPECT_EQ(task.simulation.num_gpus, 32);
     if (task.policy == "shockwave") {
       // The sweep file's options are the reference configuration, key for key.
-      const ShockwaveConfig from_spec = ShockwaveConfigFromOptions(task.policy_options, "spec");
+      const ShockwaveConfig from_spec =
+          ParseOptions<ShockwaveOptions>(task.policy_options, {"spec", "shockwave"});
       const ShockwaveConfig reference_config = ReadShockwaveConfig(TaccConfig());
       EXPECT_EQ(from_spec.future_rounds, reference_config.future_rounds);
       EXPECT_EQ(from_spec.k, reference_config.k);
@@ -175,13 +176,12 @@ TEST(ShockwaveFidelity, SolverLimitIsReportedInTheStatusMessage) {
   task.throughputs_path = TaccThroughputsPath();
   task.policy = "shockwave";
   task.simulation.num_gpus = 8;
-  task.simulation.max_rounds = 20;
   task.policy_options = {{"config", TaccConfig()},
                          {"future_rounds", 4},
                          {"solver", "general"},
                          {"solver_max_nodes", 1},
                          {"solver_rel_gap", 0.0}};
-  const SimulationResult limited = RunTask(task);
+  const SimulationResult limited = RunTask(task, RunBudget{.max_rounds = 20});
   ASSERT_TRUE(limited.status == TaskStatus::kOk || limited.status == TaskStatus::kTimeout)
       << limited.message;
   const double limits = limited.policy_statistics.at("shockwave_solver_limits");

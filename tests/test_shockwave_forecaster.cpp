@@ -3,7 +3,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/profile.hpp"
-#include "adaptsim/shockwave_forecaster.hpp"
+#include "policies/shockwave/shockwave_forecaster.hpp"
 
 namespace adaptsim {
 namespace {

@@ -11,7 +11,7 @@
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
-#include "policies/shockwave.hpp"
+#include "policies/shockwave/shockwave.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim::testing {

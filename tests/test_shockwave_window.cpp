@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/window_structured.hpp"
-#include "policies/shockwave_window_milp.hpp"
+#include "policies/shockwave/shockwave_window_milp.hpp"
+#include "policies/shockwave/window_structured.hpp"
 
 namespace adaptsim {
 namespace {
@@ -154,6 +154,38 @@ TEST(ShockwaveWindowStructured, MaxRemainingTermDrivesTheSplit) {
   WindowSolution s = SolveWindowStructured(p);
   ASSERT_TRUE(s.HasSolution());
   EXPECT_EQ(s.rounds, (std::vector<int>{2, 0}));
+}
+
+// A job with no work left (docs/shockwave.md, "A job with no work left"): its progress is at the
+// last base (c_j = E_j), its forecast is the reference's 1 s and its weight the fallback's
+// urgent ρ̂^100 — here 1e92, what job 86 of the 460-job trace reaches at 128 GPUs. Its utility and
+// shortfall do not depend on the rounds it gets, so its weight cannot change the optimum, and
+// with every GPU wanted by the other jobs the optimum gives it no round, as the reference's
+// planner does. Both solvers must return the plan they find with weight 1.
+TEST(ShockwaveWindowStructured, JobWithNoWorkLeftGetsNoRounds) {
+  WindowProblem p = Base(2, 4, 1e-3);
+  p.jobs.push_back({1, 50.0, 10.0, 60.0, 2400.0, 1.0});
+  p.jobs.push_back({1, 30.0, 5.0, 80.0, 2000.0, 3.0});
+  p.jobs.push_back({1, 40.0, 36.0, 30.0, 150.0, 2.0});
+  p.jobs.push_back({1, 14.0, 14.0, 51.0, 1.0, 1.0});
+  const WindowJob& done = p.jobs.back();
+  for (int n = 0; n <= p.num_rounds; ++n) {
+    EXPECT_EQ(PlannedEpochs(p, done, n), 0.0) << n;
+    EXPECT_EQ(WeightedLogUtility(p, done, n), 0.0) << n;
+    EXPECT_EQ(Shortfall(p, done, n), 1.0) << n;
+  }
+  MilpOptions options;
+  options.relative_gap = 1e-6;
+  const WindowSolution expected = SolveWindowGeneral(p, options);
+  ASSERT_EQ(expected.status, WindowStatus::kOptimal);
+  ASSERT_EQ(SolveWindowStructured(p).rounds, expected.rounds);
+  EXPECT_EQ(expected.rounds.back(), 0);
+  p.jobs.back().weight = 1e92;
+  for (const WindowSolution& s : {SolveWindowStructured(p), SolveWindowGeneral(p, options)}) {
+    ASSERT_TRUE(s.HasSolution());
+    EXPECT_EQ(s.rounds, expected.rounds);
+    EXPECT_NEAR(s.objective, expected.objective, 1e-12);
+  }
 }
 
 // Philox-based uniform numbers in [0, 1) (fixed key: reproducible everywhere).

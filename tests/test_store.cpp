@@ -1,4 +1,5 @@
-// Results file: every column written by ResultsFile comes back unchanged; units are present.
+// Results file: every column written by WriteShard/WriteResults comes back unchanged; units are
+// present.
 #include <unistd.h>
 
 #include <cmath>
@@ -13,9 +14,11 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/harness.hpp"
+#include "adaptsim/checksum.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
+#include "adaptsim/task.hpp"
 #include "adaptsim/task_status.hpp"
 #include "store/hdf5_io.hpp"
 
@@ -128,7 +131,7 @@ void ExpectSameJob(const JobResult& a, const JobResult& b) {
 TEST(ResultsFileTest, SummaryRowRoundTrips) {
   TempFile file("summary");
   TaskRecord record = SyntheticRecord();
-  ResultsFile::Create(file.path(), Provenance{{"adaptsim", "run"}, 1, "", ""}).Append(record);
+  WriteShard(file.path(), record, Provenance{{"adaptsim", "run"}, 1, "", ""});
   std::vector<SummaryRow> rows = ReadSummary(file.path());
   ASSERT_EQ(rows.size(), 1u);
   const SummaryRow& row = rows[0];
@@ -182,7 +185,7 @@ void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
 TEST(ResultsFileTest, TaskTablesRoundTrip) {
   TempFile file("task");
   TaskRecord record = SyntheticRecord();
-  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  WriteShard(file.path(), record, Provenance{});
   ExpectStoredTaskEquals(file.path(), record);
 }
 
@@ -195,7 +198,7 @@ TEST(ResultsFileTest, IntervalEngineExtrasRoundTrip) {
   for (std::size_t i = 0; i < record.result.jobs.size(); ++i) {
     record.result.jobs[i].extras = IntervalJobExtras{applications[i]};
   }
-  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  WriteShard(file.path(), record, Provenance{});
   ExpectStoredTaskEquals(file.path(), record);
   const StoredTask task = ReadTask(file.path(), record.task_id);
   ASSERT_EQ(task.result.jobs.size(), 3u);
@@ -212,8 +215,9 @@ TEST(ResultsFileTest, JobsOfTwoEnginesInOneTaskAreRefused) {
   TempFile file("mixed");
   TaskRecord record = SyntheticRecord();
   record.result.jobs[1].extras = IntervalJobExtras{"ncf"};
-  ResultsFile results = ResultsFile::Create(file.path(), Provenance{});
-  EXPECT_THROW(results.Append(record), StoreError);
+  EXPECT_THROW(EncodeShard(record, Provenance{}), StoreError);
+  EXPECT_THROW(WriteShard(file.path(), record, Provenance{}), StoreError);
+  EXPECT_FALSE(fs::exists(file.path()));
 }
 
 /// Rewrites the results file at `path` into the layout of schema version 2: the jobs columns
@@ -234,7 +238,7 @@ void DowngradeToVersion2(const std::string& path, const std::string& task_id) {
 TEST(ResultsFileTest, ReadsAndMergesSchemaVersion2) {
   TempFile old_file("version2");
   TaskRecord record = SyntheticRecord();
-  ResultsFile::Create(old_file.path(), Provenance{}).Append(record);
+  WriteShard(old_file.path(), record, Provenance{});
   DowngradeToVersion2(old_file.path(), record.task_id);
   ASSERT_EQ(ReadMeta(old_file.path()).at("schema_version"), "2");
   ExpectStoredTaskEquals(old_file.path(), record);
@@ -243,7 +247,7 @@ TEST(ResultsFileTest, ReadsAndMergesSchemaVersion2) {
   TempFile merged("version2_merged");
   MergeOptions options;
   options.sources = {old_file.path()};
-  EXPECT_EQ(MergeResults(merged.path(), options), 1u);
+  EXPECT_EQ(MergeResults(OutputPaths(merged.path()), options), 1u);
   EXPECT_EQ(ReadMeta(merged.path()).at("schema_version"), std::to_string(kResultsSchemaVersion));
   ExpectStoredTaskEquals(merged.path(), record);
 }
@@ -251,7 +255,7 @@ TEST(ResultsFileTest, ReadsAndMergesSchemaVersion2) {
 TEST(ResultsFileTest, UnknownSchemaVersionIsAClearError) {
   TempFile file("version99");
   TaskRecord record = SyntheticRecord();
-  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  WriteShard(file.path(), record, Provenance{});
   {
     store::ErrorScope errors;
     store::Handle handle = store::OpenFile(file.path(), true);
@@ -335,14 +339,14 @@ TEST(ResultsFileTest, ShardImageIsTheSameShardAsWriteShard) {
   TempFile merged("shard_merged");
   MergeOptions options;
   options.sources = {direct.path(), image.path()};
-  EXPECT_EQ(MergeResults(merged.path(), options), 1u);
+  EXPECT_EQ(MergeResults(OutputPaths(merged.path()), options), 1u);
   ExpectStoredTaskEquals(merged.path(), record);
 }
 
 TEST(ResultsFileTest, EveryNumericColumnHasUnits) {
   TempFile file("units");
   TaskRecord record = SyntheticRecord();
-  ResultsFile::Create(file.path(), Provenance{}).Append(record);
+  WriteShard(file.path(), record, Provenance{});
   auto summary = ReadColumnUnits(file.path(), "/summary");
   EXPECT_EQ(summary.size(), 23u);  // 29 columns, 6 of them strings
   EXPECT_EQ(summary["makespan_s"], "s");
@@ -361,8 +365,9 @@ TEST(ResultsFileTest, EveryNumericColumnHasUnits) {
 
 TEST(ResultsFileTest, MetaRecordsProvenance) {
   TempFile file("meta");
-  ResultsFile::Create(file.path(),
-                      Provenance{{"adaptsim", "sweep", "x.toml"}, 3, "smoke", "x.toml"});
+  MergeOptions no_tasks;
+  no_tasks.provenance = Provenance{{"adaptsim", "sweep", "x.toml"}, 3, "smoke", "x.toml"};
+  EXPECT_EQ(MergeResults(OutputPaths(file.path()), no_tasks), 0u);
   auto meta = ReadMeta(file.path());
   EXPECT_EQ(meta["schema_version"], std::to_string(kResultsSchemaVersion));
   EXPECT_EQ(meta["rank_count"], "3");
@@ -372,43 +377,67 @@ TEST(ResultsFileTest, MetaRecordsProvenance) {
   EXPECT_FALSE(meta["git_sha"].empty());
   EXPECT_EQ(meta["hdf5_version"].rfind("1.", 0), 0u);
   EXPECT_EQ(meta["created_utc"].size(), 20u);  // 2025-01-01T00:00:00Z
+  EXPECT_TRUE(ReadSummary(file.path()).empty());
 }
 
-TEST(ResultsFileTest, AppendSkipsKnownIdsAndReopens) {
-  TempFile file("append");
+TEST(ResultsFileTest, AFailedTaskWithEmptyTablesRoundTripsBesideAnOkTask) {
+  TempFile file("failed");
   TaskRecord first = SyntheticRecord();
-  {
-    ResultsFile results = ResultsFile::Create(file.path(), Provenance{});
-    EXPECT_TRUE(results.Append(first));
-    EXPECT_FALSE(results.Append(first));
-  }
   TaskConfig failed_config = SyntheticConfig();
   failed_config.seed = 43;
-  TaskRecord failed = MakeTaskRecord(failed_config, 0, SimulationResult{}, 0);  // empty tables
+  TaskRecord failed = MakeTaskRecord(failed_config, 1, SimulationResult{}, 0);  // empty tables
   failed.result.status = TaskStatus::kFailed;
   failed.result.message = "trace.trace:3: field 'model': unknown";
-  ResultsFile results = ResultsFile::OpenForAppend(file.path());
-  EXPECT_EQ(results.TaskIds(), std::set<std::string>{first.task_id});
-  EXPECT_FALSE(results.Append(first));
-  EXPECT_TRUE(results.Append(failed));
-  EXPECT_EQ(results.TaskIds().size(), 2u);
+  const std::vector<TaskRecord> records = {first, failed};
+  WriteShardImage(file.path(), EncodeShard(records, Provenance{}));
   std::vector<SummaryRow> rows = ReadSummary(file.path());
   ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].task_id, first.task_id);
   EXPECT_EQ(rows[1].status, TaskStatus::kFailed);
   StoredTask task = ReadTask(file.path(), failed.task_id);
   EXPECT_EQ(task.message, failed.result.message);
   EXPECT_TRUE(task.result.jobs.empty());
   EXPECT_TRUE(task.result.rounds.empty());
+  ExpectStoredTaskEquals(file.path(), first);
+}
+
+/// `adaptsim run --out`: the file is published whole (no temporary left), with its checksum file
+/// as a sweep's merged file has, and a second write replaces both.
+TEST(ResultsFileTest, WriteResultsWithChecksumPublishesTheFileAndItsChecksum) {
+  TempFile file("run_out");
+  const OutputPaths out(file.path());
+  TaskRecord record = SyntheticRecord();
+  WriteResultsWithChecksum(out, record, Provenance{{"adaptsim", "run"}, 1, "", ""});
+  ExpectStoredTaskEquals(out.results(), record);
+  EXPECT_EQ(ReadMeta(out.results()).at("command_line"), "adaptsim run");
+  EXPECT_FALSE(fs::exists(out.temporary()));
+  std::string digest, name;
+  std::ifstream(out.checksum()) >> digest >> name;
+  EXPECT_EQ(digest, FileSha256Hex(out.results()));
+  EXPECT_EQ(name, fs::path(out.results()).filename().string());
+  EXPECT_TRUE(CheckChecksumFile(out).matches);
+  TaskConfig other_config = SyntheticConfig();
+  other_config.seed = 44;
+  TaskRecord other = MakeTaskRecord(other_config, 0, SimulationResult{}, 0);
+  WriteResultsWithChecksum(out, other, Provenance{});
+  ASSERT_EQ(ReadSummary(out.results()).size(), 1u);
+  EXPECT_EQ(ReadSummary(out.results()).at(0).task_id, other.task_id);
+  EXPECT_TRUE(CheckChecksumFile(out).matches);
+  EXPECT_NE(FileSha256Hex(out.results()), digest);
+  fs::remove(out.checksum());
 }
 
 TEST(ResultsFileTest, ErrorsAreStoreErrors) {
   TempFile file("not_hdf5");
   std::ofstream(file.path()) << "plain text";
-  EXPECT_THROW(ResultsFile::OpenForAppend(file.path()), StoreError);
-  EXPECT_THROW(ResultsFile::OpenForAppend(file.path() + ".missing"), StoreError);
-  EXPECT_THROW(ResultsFile::Create("/nonexistent-dir/x.h5", Provenance{}), StoreError);
+  EXPECT_THROW(ReadSummary(file.path()), StoreError);
+  EXPECT_THROW(ReadSummary(file.path() + ".missing"), StoreError);
+  EXPECT_THROW(WriteShard("/nonexistent-dir/x.h5", SyntheticRecord(), Provenance{}), StoreError);
+  EXPECT_THROW(WriteResultsWithChecksum(OutputPaths("/nonexistent-dir/x.h5"), SyntheticRecord(),
+                                        Provenance{}),
+               StoreError);
   TempFile empty("no_task");
-  ResultsFile::Create(empty.path(), Provenance{});
+  MergeResults(OutputPaths(empty.path()), MergeOptions{});
   EXPECT_THROW(ReadTask(empty.path(), "0123"), StoreError);
 }
 

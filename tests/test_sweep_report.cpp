@@ -1,4 +1,4 @@
-// The sweep's closing table (src/harness/sweep_report.cpp): each row's scenario names its own
+// The sweep's closing table (src/sweep/sweep_report.cpp): each row's scenario names its own
 // trace's jobs and GPUs, and a trace's name is added where two traces would share a label; a
 // failed task prints no metrics (docs/results-format.md: it has none).
 #include <cstdio>
@@ -8,25 +8,26 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/labels.hpp"
 #include "adaptsim/result_fields.hpp"
-#include "harness/display_names.hpp"
-#include "harness/sweep_report.hpp"
+#include "sweep/sweep_report.hpp"
 
 namespace adaptsim {
 namespace {
 
 TEST(ScenarioLabels, OneLabelPerTraceAndTraceNamesWhereLabelsCollide) {
-  const std::vector<std::string> labels = ScenarioLabels({{120, 32, "120_0.2_5_100_40_25_0"},
-                                                          {120, 32, "120_0.2_5_100_40_25_1"},
-                                                          {0, 32, "120_0.2_5_100_40_25_1"},
-                                                          {60, 32, "60_jobs"},
-                                                          {120, 64, "120_0.2_5_100_40_25_0"}});
+  const std::vector<std::string> labels =
+      BuiltinLabels().ScenarioLabels({{120, 32, "120_0.2_5_100_40_25_0"},
+                                      {120, 32, "120_0.2_5_100_40_25_1"},
+                                      {0, 32, "120_0.2_5_100_40_25_1"},
+                                      {60, 32, "60_jobs"},
+                                      {120, 64, "120_0.2_5_100_40_25_0"}});
   EXPECT_EQ(labels,
             (std::vector<std::string>{
                 "120 jobs · 32 GPUs · 120_0.2_5_10", "120 jobs · 32 GPUs · 120_0.2_5_10",
                 "120 jobs · 32 GPUs · 120_0.2_5_10", "60 jobs · 32 GPUs", "120 jobs · 64 GPUs"}));
   // A trace whose only task failed (no job count) is named by its file.
-  EXPECT_EQ(ScenarioLabels({{0, 8, "only_failed"}, {40, 8, "other"}}),
+  EXPECT_EQ(BuiltinLabels().ScenarioLabels({{0, 8, "only_failed"}, {40, 8, "other"}}),
             (std::vector<std::string>{"only_failed", "40 jobs · 8 GPUs"}));
 }
 

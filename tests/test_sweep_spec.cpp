@@ -225,6 +225,39 @@ TEST_F(SweepSpecTest, SimulationOptionsAreDimensions) {
   EXPECT_EQ(tasks[2].simulation.round_duration_s, 120);
 }
 
+// The interval engine's options are the task's: at the top level for every interval-engine task
+// (none of another engine), in a policy's table for that policy's tasks only (the spelling from
+// when they were policy options, with the same ids).
+TEST_F(SweepSpecTest, IntervalEngineOptionsApplyToTheirEnginesTasks) {
+  std::vector<TaskConfig> tasks =
+      ExpandSweep(LoadSweepSpec(WriteSpec(
+          std::string(kHeader) + "policies = [\"fifo\", \"pollux\", \"tiresias\"]\nnum_gpus = 8\n"
+                                 "interval_s = [120, 240.0]\ngpus_per_node = 2\n")));
+  ASSERT_EQ(tasks.size(), 5u);  // fifo once
+  EXPECT_EQ(tasks[0].policy, "fifo");
+  EXPECT_FALSE(tasks[0].interval.interval_s.has_value());
+  EXPECT_FALSE(tasks[0].ToJson()["policy_options"].contains("gpus_per_node"));
+  EXPECT_EQ(tasks[1].policy, "pollux");
+  EXPECT_EQ(*tasks[1].interval.interval_s, (WrittenNumber{120, true}));
+  EXPECT_EQ(*tasks[2].interval.interval_s, (WrittenNumber{240, false}));
+  EXPECT_EQ(tasks[3].ToJson()["policy_options"].dump(), R"({"gpus_per_node":2,"interval_s":120})");
+  EXPECT_TRUE(tasks[3].policy_options.empty());  // no policy sees them
+  // In pollux's table: pollux's tasks only, each with the id of the top-level spelling.
+  std::vector<TaskConfig> scoped = ExpandSweep(LoadSweepSpec(
+      WriteSpec(std::string(kHeader) + "policies = [\"pollux\", \"tiresias\"]\nnum_gpus = 8\n"
+                                       "[policy_options.pollux]\ninterval_s = [120, 240.0]\n"
+                                       "gpus_per_node = 2\np = -1.0\n")));
+  ASSERT_EQ(scoped.size(), 3u);
+  EXPECT_EQ(scoped[0].ToJson()["policy_options"].dump(),
+            R"({"gpus_per_node":2,"interval_s":120,"p":-1.0})");
+  EXPECT_EQ(scoped[0].policy_options, nlohmann::json({{"p", -1.0}}));
+  EXPECT_EQ(scoped[2].policy, "tiresias");
+  EXPECT_FALSE(scoped[2].interval.interval_s.has_value());
+  TaskConfig tiresias = tasks[4];
+  tiresias.interval = {};
+  EXPECT_EQ(scoped[2].Id(), tiresias.Id());
+}
+
 TEST_F(SweepSpecTest, IdsDependOnFileContentNotLocation) {
   std::ofstream(dir_ / "traces/a.trace") << "x\n";
   std::string spec = std::string(kHeader) + "policies = \"fifo\"\nnum_gpus = 4\n";
@@ -255,6 +288,29 @@ TEST_F(SweepSpecTest, ExpectedCostGrowsWithJobsRoundsAndPolicyWeight) {
   EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[2]), 3 * ExpectedCost(spec, tasks[0]));
 }
 
+TEST_F(SweepSpecTest, ExpectedCostReadsEachWorkloadWithItsOwnReader) {
+  // A Pollux workload CSV (ReadPolluxWorkload): 3 jobs, last submission 7200 s, no durations.
+  std::ofstream(dir_ / "traces/w.csv") << "name,time,application,num_replicas,batch_size\n"
+                                       << "a-0,0,cifar10,1,128\nb-1,7200,ncf,2,256\n"
+                                       << "c-2,3600,bert,1,12\n";
+  SweepSpec spec =
+      LoadSweepSpec(WriteSpec("name = \"t\"\ntraces = [\"traces/w.csv\", \"traces/a.trace\"]\n"
+                              "throughputs = \"t.json\"\npolicies = \"fifo\"\nnum_gpus = 4\n"));
+  const std::string csv = (dir_ / "traces/w.csv").string();
+  const std::string trace = (dir_ / "traces/a.trace").string();
+  ASSERT_EQ(spec.trace_stats.count(csv), 1u);
+  EXPECT_EQ(spec.trace_stats.at(csv).num_jobs, 3);
+  EXPECT_DOUBLE_EQ(spec.trace_stats.at(csv).last_arrival_s, 7200.0);
+  EXPECT_DOUBLE_EQ(spec.trace_stats.at(csv).gpu_seconds, 0.0);
+  // A trace that does not read ("a") still loads: no statistics, its task fails when it runs.
+  ASSERT_EQ(spec.trace_stats.count(trace), 1u);
+  EXPECT_EQ(spec.trace_stats.at(trace).num_jobs, 0);
+  std::vector<TaskConfig> tasks = ExpandSweep(spec);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[0]), 3 * (7200.0 / 120));
+  EXPECT_DOUBLE_EQ(ExpectedCost(spec, tasks[1]), 1.0);
+}
+
 TEST_F(SweepSpecTest, BadExtendedSpecsNameFileLineAndField) {
   const std::string ok = "policies = [\"fifo\"]\nnum_gpus = [4]\n";  // lines 4-5
   std::vector<BadCase> cases = {
@@ -276,6 +332,16 @@ TEST_F(SweepSpecTest, BadExtendedSpecsNameFileLineAndField) {
        "max_min_fairness.face_position = [0.5, 2.0]\n",
        6, "max_min_fairness.face_position"},
       {"bad weight", ok + "[policy_weights]\nfifo = -1\n", 7, "policy_weights.fifo"},
+      {"out of the declared range", ok + "round_duration_s = [60, 0]\n", 6, "round_duration_s"},
+      {"not a declared choice", ok + "idle_round_start = \"later\"\n", 6, "idle_round_start"},
+      {"interval option, round policies only", ok + "interval_s = 60\n", 6, "interval_s"},
+      {"interval option in a round policy's table", ok + "fifo.interval_s = 60\n", 6,
+       "fifo.interval_s"},
+      {"interval option out of range",
+       "policies = [\"pollux\"]\nnum_gpus = [4]\ninterference = [0.5, 1.0]\n", 6, "interference"},
+      {"interval option twice",
+       "policies = [\"pollux\"]\nnum_gpus = [4]\ninterval_s = 60\npollux.interval_s = 30\n", 7,
+       "pollux.interval_s"},
   };
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.label);

@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/content_hash.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/task.hpp"
+#include "adaptsim/task_fields.hpp"
 
 namespace adaptsim {
 namespace {
@@ -55,6 +57,18 @@ TEST(TaskConfigTest, IdChangesWithEveryResultRelevantField) {
       [](TaskConfig& t) { t.simulation.allocation_reset_interval_s = 0; },
       [](TaskConfig& t) { t.simulation.max_failed_attempts = 3; },
       [](TaskConfig& t) { t.simulation.idle_round_start = IdleRoundStart::kArrival; },
+      [](TaskConfig& t) {
+        t.interval.interval_s = WrittenNumber{30.0, false};
+      },
+      [](TaskConfig& t) {
+        t.interval.restart_delay_s = WrittenNumber{10.0, false};
+      },
+      [](TaskConfig& t) {
+        t.interval.interference_slowdown = WrittenNumber{0.1, false};
+      },
+      [](TaskConfig& t) {
+        t.interval.gpus_per_node = WrittenNumber{8.0, true};
+      },
       [](TaskConfig& t) { t.trace_hash = "0123"; },
       [](TaskConfig& t) { t.throughputs_hash = "4567"; },
   };
@@ -81,13 +95,69 @@ TEST(TaskConfigTest, IdleRoundStartIsWrittenOnlyWhenNotTheReferences) {
   EXPECT_THROW(TaskConfig::FromJson(bad, "test"), InputError);
 }
 
-TEST(TaskConfigTest, BudgetsAreNotPartOfTheId) {
+// The run budget is beside the configuration (RunBudget): configurations stored before it left
+// them hold "max_rounds", which still reads, ignored, with the same id.
+TEST(TaskConfigTest, TheBudgetIsNotPartOfTheConfiguration) {
+  const nlohmann::json json = BaseTask().ToJson();
+  EXPECT_FALSE(json.contains("max_rounds"));
+  EXPECT_FALSE(json.contains("max_wall_time_s"));
+  nlohmann::json stored = json;
+  stored["max_rounds"] = 100;
+  EXPECT_EQ(TaskConfig::FromJson(stored, "old.h5").Id(), BaseTask().Id());
+  EXPECT_EQ(TaskConfig::FromJson(stored, "old.h5").ToJson(), json);
+}
+
+// The interval engine's options are typed (IntervalOptions) but written where they were when they
+// were policy options: inside policy_options, only when set, with the spelling they were given
+// (240 and 240.0 are different JSON, hence different ids, as before).
+TEST(TaskConfigTest, IntervalOptionsAreWrittenInsidePolicyOptionsAsGiven) {
   TaskConfig task = BaseTask();
-  task.simulation.max_wall_time_s = 60;
-  task.simulation.max_rounds = 100;
-  EXPECT_EQ(task.Id(), BaseTask().Id());
-  EXPECT_FALSE(task.ToJson().contains("max_wall_time_s"));
-  EXPECT_EQ(task.ToJson()["max_rounds"], 100);  // still stored with the task
+  task.policy = "pollux";
+  task.policy_options = {{"p", -1.0}};
+  EXPECT_EQ(task.ToJson()["policy_options"], nlohmann::json({{"p", -1.0}}));
+  task.interval.interval_s = WrittenNumber{240.0, false};
+  task.interval.gpus_per_node = WrittenNumber{4.0, true};
+  EXPECT_EQ(task.ToJson()["policy_options"].dump(),
+            R"({"gpus_per_node":4,"interval_s":240.0,"p":-1.0})");
+  // The same JSON as a task whose options held them, as every earlier version wrote it.
+  nlohmann::json earlier = BaseTask().ToJson();
+  earlier["policy"] = "pollux";
+  earlier["policy_options"] = nlohmann::json::parse(R"({"p": -1.0, "interval_s": 240.0,
+                                                        "gpus_per_node": 4})");
+  const TaskConfig read = TaskConfig::FromJson(earlier, "old.h5");
+  EXPECT_EQ(read.Id(), task.Id());
+  EXPECT_EQ(read.policy_options, nlohmann::json({{"p", -1.0}}));  // not the policy's
+  ASSERT_TRUE(read.interval.interval_s.has_value());
+  EXPECT_EQ(*read.interval.interval_s, (WrittenNumber{240.0, false}));
+  EXPECT_FALSE(read.interval.restart_delay_s.has_value());
+  TaskConfig integer = task;
+  integer.interval.interval_s = WrittenNumber{240.0, true};
+  EXPECT_NE(integer.Id(), task.Id());
+  EXPECT_EQ(integer.ToJson()["policy_options"]["interval_s"].dump(), "240");
+  nlohmann::json bad = earlier;
+  bad["policy_options"]["interference"] = 1.0;  // [0, 1)
+  try {
+    TaskConfig::FromJson(bad, "old.h5");
+    ADD_FAILURE() << "interference 1 accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.field(), "policy_options.interference");
+  }
+}
+
+// A round-engine policy has no interval engine: setting its options is an error, not ignored.
+TEST(TaskConfigTest, IntervalOptionsOfARoundEnginePolicyAreRefused) {
+  TaskConfig task = BaseTask();  // max_min_fairness: the round engine
+  EXPECT_NO_THROW(CheckEngineFields(task, "ctx"));
+  task.interval.restart_delay_s = WrittenNumber{10.0, false};
+  try {
+    CheckEngineFields(task, "ctx");
+    ADD_FAILURE() << "restart_delay_s accepted for max_min_fairness";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.field(), "restart_delay_s");
+    EXPECT_NE(std::string(error.what()).find("round engine"), std::string::npos) << error.what();
+  }
+  task.policy = "tiresias";
+  EXPECT_NO_THROW(CheckEngineFields(task, "ctx"));
 }
 
 TEST(TaskConfigTest, WithContentHashesTheIdIgnoresWhereTheDataLives) {
@@ -122,14 +192,14 @@ TEST(TaskConfigTest, FromJsonInvertsToJson) {
   TaskConfig task = BaseTask();
   task.seed = 18446744073709551615ull;  // the full uint64 range survives
   task.simulation.round_duration_s = 360.5;
-  task.simulation.max_rounds = 12345;
+  task.interval.interference_slowdown = WrittenNumber{0.25, false};
   TaskConfig back = TaskConfig::FromJson(nlohmann::json::parse(task.ToJson().dump()));
   EXPECT_EQ(back.ToJson(), task.ToJson());
   EXPECT_EQ(back.Id(), task.Id());
   EXPECT_EQ(back.trace_path, task.trace_path);
   EXPECT_EQ(back.seed, task.seed);
   EXPECT_EQ(back.simulation.round_duration_s, 360.5);
-  EXPECT_EQ(back.simulation.max_rounds, 12345);
+  EXPECT_EQ(back.interval.interference_slowdown, task.interval.interference_slowdown);
   EXPECT_EQ(back.policy_options, task.policy_options);
 }
 

@@ -3,7 +3,7 @@
 Source: Gavel, `scheduler/policies/gandiva_fair_proportional.py:10-58` (docs/policies.md §3.6):
 every job gets the same time share x = (C/m) / max(1, C/m) = min(1, C/m), C = GPUs, m = active
 jobs, ignoring scale factors and throughputs. Same float operations as
-src/policies/gandiva_fair.cpp.
+src/policies/gavel/gandiva_fair.cpp.
 """
 
 

@@ -7,7 +7,7 @@ with optimum t* = min(C / sum_i w_i, min_i s_i / w_i). Contended (C / sum w < mi
 x_i = w_i t* / s_i. Otherwise the optimal face is the segment x_i = l_i + theta (1 - l_i),
 l_i = w_i t* / s_i, theta in [0, theta_max]; face_position picks theta = face_position * theta_max
 (0.5 = the middle, the C++ default). The floating-point operations are those of
-src/policies/max_min_fairness.cpp, so the allocation is bit-identical.
+src/policies/gavel/max_min_fairness.cpp, so the allocation is bit-identical.
 """
 
 

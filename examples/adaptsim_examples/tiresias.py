@@ -1,10 +1,10 @@
 """Tiresias, a Python port of the C++ interval-engine policy tiresias.
 
 Source: the Pollux artifact's `simulator/tiresias.py:8-83` (docs/pollux.md §4.5), as
-src/policies/tiresias.cpp: two-queue discretised least-attained-service. A job is demoted from
-queue 0 to queue 1 once executed_time · num_replicas reaches 16 GPU-hours (integer seconds, as the
-artifact); starvation handling is off. Every interval the jobs are admitted greedily in queue order
-(queue 0 in arrival order, then queue 1 in demotion order) while their workload's num_replicas
+src/policies/pollux/tiresias.cpp: two-queue discretised least-attained-service. A job is demoted
+from queue 0 to queue 1 once executed_time · num_replicas reaches 16 GPU-hours (integer seconds, as
+the artifact); starvation handling is off. Every interval the jobs are admitted greedily in queue
+order (queue 0 in arrival order, then queue 1 in demotion order) while their workload's num_replicas
 GPUs fit; a running job that no longer fits is preempted. A newly admitted job takes its GPUs one
 node at a time from the node with the most free GPUs (ties: lowest node id, as
 collections.Counter.most_common). Each job runs at its workload's batch size: the class has no

@@ -1,14 +1,15 @@
 // Fuzz target: the shard manifest reader that resume uses (ShardDirectory::Newest, which
-// Finished and Details wrap; src/harness/shard_directory.hpp): the input is
+// Finished and Details wrap; include/adaptsim/shard_directory.hpp): the input is
 // `<out>.shards/manifest.jsonl`, next to one valid shard whose id the manifest may name. A line the
 // reader cannot use is skipped (the shard itself is read instead); nothing in the manifest may
 // crash the resume.
 #include <filesystem>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/output_paths.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
 #include "fuzz_support.hpp"
-#include "shard_directory.hpp"
 
 namespace {
 
@@ -19,7 +20,8 @@ const char kTaskId[] = "0123456789abcdef0123456789abcdef";
 /// The sweep's --out in the scratch folder, with one shard written once per process.
 const adaptsim::ShardDirectory& Directory() {
   static const adaptsim::ShardDirectory directory = [] {
-    adaptsim::ShardDirectory shards((adaptsim::fuzz::ScratchDir() / "sweep.h5").string());
+    adaptsim::ShardDirectory shards(
+        adaptsim::OutputPaths((adaptsim::fuzz::ScratchDir() / "sweep.h5").string()).shards());
     shards.Open();
     adaptsim::TaskRecord record;
     record.task_id = kTaskId;

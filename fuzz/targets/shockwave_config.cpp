@@ -1,8 +1,10 @@
 // Fuzz target: the Shockwave configuration JSON reader (ReadShockwaveConfig,
-// src/policies/shockwave_config.hpp), and the same JSON given as the policy's options.
+// src/policies/shockwave/shockwave_config.hpp), and the same JSON given as the policy's options
+// (MakePolicy: the key check, then the declared options' parsing).
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/registry.hpp"
 #include "fuzz_support.hpp"
 #include "shockwave_config.hpp"
 
@@ -17,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       nlohmann::json::parse(fuzz::AsText(data, size), nullptr, /*allow_exceptions=*/false);
   if (!options.is_discarded()) {
     try {
-      ShockwaveConfigFromOptions(options, "fuzz options");
+      MakePolicy("shockwave", options, "fuzz options");
     } catch (const InputError&) {
     }
   }

@@ -11,7 +11,7 @@ namespace adaptsim {
 
 /// Bad user input: a malformed trace line, an unknown key in a sweep file, a missing file.
 /// `what()` reads "FILE:LINE: field 'FIELD': MESSAGE" (line 0 = the whole file, field "" = none).
-/// Thrown by readers and option validators; caught by the CLI (exit code 2) and by the harness at
+/// Thrown by readers and option validators; caught by the CLI (exit code 2) and by the sweep at
 /// the task boundary (the task is recorded as failed, the sweep goes on).
 class InputError : public std::runtime_error {
  public:

@@ -39,6 +39,11 @@ struct IntervalClusterView {
   double now_s = 0.0;
   int num_nodes = 16;
   int gpus_per_node = 4;
+  /// The engine's options (IntervalSimulationOptions): the interval between decisions and the
+  /// time without progress after each (re)allocation, s. A policy that models restarts (Pollux's
+  /// re-allocation factor) reads the engine's delay here rather than an option of its own.
+  double interval_s = 0.0;
+  double restart_delay_s = 0.0;
   std::vector<IntervalJobView> jobs;
 };
 

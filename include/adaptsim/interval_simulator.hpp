@@ -23,7 +23,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
+#include "adaptsim/config_field.hpp"
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
@@ -32,18 +34,82 @@
 
 namespace adaptsim {
 
-/// Knobs; defaults are the artifact's command-line defaults (simulator.py:431-463).
+/// Knobs; defaults are the artifact's command-line defaults (simulator.py:431-463). Declared
+/// field by field (all but num_nodes, which a task derives from its GPUs) in
+/// VisitIntervalOptionsFields below.
 struct IntervalSimulationOptions {
   int num_nodes = 16;                  ///< `--min-nodes`
   int gpus_per_node = 4;               ///< `--num-gpus`
   double interval_s = 60.0;            ///< `--interval`, scheduling period
   double restart_delay_s = 30.0;       ///< no-progress time after each (re)allocation
   double interference_slowdown = 0.0;  ///< `--interference`, in [0, 1)
-  std::int64_t max_intervals = 0;      ///< stop with status "timeout" after this many; 0 = none
-  double max_wall_time_s = 0.0;        ///< stop with status "timeout"; 0 = none
-  /// Throws InputError(field=...) when a value is out of range.
+  /// Throws InputError("interval_simulation", 0, field, ...) when a value is outside its declared
+  /// range or num_nodes < 1.
   void Validate() const;
 };
+
+/// The interval engine's options as a task gives them (TaskConfig::interval): each unset one takes
+/// the engine's default (IntervalSimulationOptions), gpus_per_node the input's node size. A value
+/// keeps the spelling it was given (WrittenNumber), because these options were policy options
+/// once and task ids hash them as written (docs/sweeps.md §4.1).
+struct IntervalOptions {
+  std::optional<WrittenNumber> gpus_per_node;
+  std::optional<WrittenNumber> interval_s;
+  std::optional<WrittenNumber> restart_delay_s;
+  std::optional<WrittenNumber> interference_slowdown;
+  /// The engine's options for a cluster of `num_gpus` GPUs whose input has nodes of
+  /// `input_gpus_per_node` GPUs: the set values over the engine's defaults. Throws InputError
+  /// ("task", 0, "num_gpus", ...) when num_gpus is not a multiple of the node size, and as
+  /// IntervalSimulationOptions::Validate.
+  IntervalSimulationOptions Resolve(int num_gpus, int input_gpus_per_node) const;
+};
+
+/// A field of the interval engine's options: it belongs to tasks whose policy runs on the
+/// interval engine only, and is written in the task's JSON inside "policy_options", only when
+/// set, as given — where these options were when every interval policy accepted them as options,
+/// so that task ids did not change when they became the engine's (docs/sweeps.md §1).
+constexpr ConfigField IntervalEngineField(ConfigField field) {
+  field.encoding = Encoding::kWhenSet;
+  field.applies = Applies::kIntervalEngineOnly;
+  field.json_parent = "policy_options";
+  return field;
+}
+
+/// The field list of the interval engine's options, for IntervalSimulationOptions (the engine's
+/// values) and IntervalOptions (a task's); the defaults are IntervalSimulationOptions'.
+template <typename O, typename V>
+void VisitIntervalOptionsFields(O& options, V&& visit) {
+  static constexpr IntervalSimulationOptions kDefaults{};
+  visit(IntervalEngineField({.key = "gpus_per_node",
+                             .unit = "gpus",
+                             .doc = "GPUs per node of the interval engine's cluster; num_gpus "
+                                    "must be a multiple",
+                             .range = WholeWithin(1, 9),
+                             .default_doc = "on a trace, the catalogue's node size",
+                             .default_number = kDefaults.gpus_per_node}),
+        options.gpus_per_node);
+  visit(IntervalEngineField({.key = "interval_s",
+                             .unit = "s",
+                             .doc = "scheduling interval of the interval engine (the artifact's "
+                                    "--interval)",
+                             .range = Above(0),
+                             .default_number = kDefaults.interval_s}),
+        options.interval_s);
+  visit(IntervalEngineField({.key = "restart_delay_s",
+                             .unit = "s",
+                             .doc = "time without progress after each (re)allocation; also the "
+                                    "delay in Pollux's re-allocation factor",
+                             .range = AtLeast(0),
+                             .default_number = kDefaults.restart_delay_s}),
+        options.restart_delay_s);
+  visit(IntervalEngineField({.key = "interference",
+                             .unit = "1",
+                             .doc = "slowdown of distributed jobs sharing a node with another "
+                                    "distributed job (the artifact's --interference)",
+                             .range = Within(0, 1, /*max_open=*/true),
+                             .default_number = kDefaults.interference_slowdown}),
+        options.interference_slowdown);
+}
 
 /// Runs `workload` to completion. Per-job results are in workload order (JobResult::id = index;
 /// workload and IntervalJobExtras::application = application; initial_batch_size /
@@ -51,9 +117,11 @@ struct IntervalSimulationOptions {
 /// exclusive_time_s = the job alone on its CSV configuration, used for ρ); one RoundResult per
 /// interval (worker id = node · gpus_per_node + slot).
 /// Throws InputError for unknown applications or profile look-ups outside the data.
+/// `budget.max_rounds` counts intervals.
 SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
                                    IntervalPolicy& policy, const IntervalSimulationOptions& options,
-                                   const RoundObserver& observer = {});
+                                   const RoundObserver& observer = {},
+                                   const RunBudget& budget = {});
 
 /// The interval engine behind the Simulation seam; owns its inputs (SimulateIntervals does the
 /// work). The profiles are held by pointer so that a caller may keep a reference to them.
@@ -61,7 +129,7 @@ class IntervalSimulation final : public Simulation {
  public:
   IntervalSimulation(PolluxWorkload workload, std::unique_ptr<PolluxApplications> apps,
                      std::unique_ptr<IntervalPolicy> policy,
-                     const IntervalSimulationOptions& options);
+                     const IntervalSimulationOptions& options, const RunBudget& budget = {});
   SimulationResult Run(const RoundObserver& observer) override;
 
  private:
@@ -69,6 +137,7 @@ class IntervalSimulation final : public Simulation {
   std::unique_ptr<PolluxApplications> apps_;
   std::unique_ptr<IntervalPolicy> policy_;
   IntervalSimulationOptions options_;
+  RunBudget budget_;
 };
 
 /// Seconds job `spec` needs alone on its CSV configuration (num_replicas packed gpus_per_node per

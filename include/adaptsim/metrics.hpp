@@ -19,6 +19,13 @@ double StaticFtfRho(double jct_s, double exclusive_time_s, int num_trace_jobs, i
 double ThemisFtfRho(double jct_s, double exclusive_time_s, const JobStay& stay,
                     const std::vector<RoundResult>& rounds, int num_gpus);
 
+/// The ρ metrics of `rhos` (every departed job's static ρ) into `summary`: worst_ftf_rho = max ρ
+/// (kept when larger already), mean_ftf_rho, and unfair_fraction_1_05 / _1_10 = the share of
+/// jobs with ρ > 1.05 / 1.1 (`scheduler/reproduce/aggregate_result.py:24, 41-47`, docs/mechanism.md
+/// §10). Nothing changes for an empty list. DeriveMetrics and the reference runs
+/// (include/adaptsim/reference_runs.hpp) use this one definition.
+void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summary);
+
 /// Everything ComputeMetrics derives from a finished run: per-job ρ (trace order) and the summary.
 struct RunMetrics {
   std::vector<double> ftf_rho;         ///< static ρ; 0 for a job that never left

@@ -51,7 +51,7 @@ struct PolluxApplicationOverrides {
 
 /// A synthetic application: analytic step times and per-epoch statistics instead of profile
 /// files. Pollux on the Shockwave traces builds one per trace job (docs/pollux.md, "Pollux on
-/// the Shockwave traces"; src/harness/pollux_trace_workload.hpp).
+/// the Shockwave traces"; src/task/pollux_trace_workload.hpp).
 struct SyntheticApplicationSpec {
   std::string name;         ///< unique application name
   std::string context;      ///< file named in error messages (the trace)

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/trace.hpp"
+
 namespace adaptsim {
 
 /// One comma-separated file: the header and the data rows with their 1-based line numbers.
@@ -48,9 +50,13 @@ struct PolluxWorkload {
 /// against the loaded profiles.
 PolluxWorkload ReadPolluxWorkload(const std::string& path);
 
+/// The statistics of a workload for a sweep's cost estimate: its jobs and the last submission
+/// (the file has no durations: gpu_seconds 0).
+TraceStats ComputeTraceStats(const PolluxWorkload& workload);
+
 /// True when `path` names a Pollux workload CSV (it ends in ".csv"). Used only to estimate a
-/// sweep task's cost (sweep_spec.cpp reads the file's statistics); the engine that runs a task
-/// is chosen by its policy (PolicyInfo::engine), never by this.
+/// sweep task's cost (sweep_spec.cpp reads the file's statistics with the reader of its format);
+/// the engine that runs a task is chosen by its policy (PolicyInfo::engine), never by this.
 bool IsPolluxWorkload(const std::string& path);
 
 }  // namespace adaptsim

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +48,10 @@ struct ProductionSource {
   /// The rule's options with skip_unsupported = select.skip_unsimulable.
   ProductionTraceOptions TraceOptions() const;
 };
+
+/// Every key of ProductionSource's JSON (ToJson writes the sample's three only when it is on):
+/// the keys FromJson accepts and a sweep's `[production]` table may hold (docs/sweeps.md §1.1).
+const std::set<std::string, std::less<>>& ProductionSourceKeys();
 
 /// A short label of the selection and model seed for listings (`adaptsim sweep --dry-run`), e.g.
 /// "philly 2017-11-20 00:00:00 +86400s vc=11cb48 model_seed=1".

@@ -2,11 +2,10 @@
 // other on one MPI job, then its figures and the reproduction report (docs/reproduction.md).
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "adaptsim/result_detail.hpp"
+#include "adaptsim/sweep_command.hpp"
 
 namespace adaptsim {
 
@@ -34,23 +33,19 @@ struct ReproduceOptions {
   std::string analysis_dir;                 ///< reproduction_report.py and its modules
   std::string python = "/usr/bin/python3";  ///< interpreter for the figures and report
   std::vector<std::string> only;  ///< sweep names to run (empty = every sweep not `optional`)
-  bool dry_run = false;           ///< list every sweep's tasks and their state; run nothing
-  bool force = false;             ///< discard earlier results of the selected sweeps
-  bool retry_failed = false;      ///< rerun tasks recorded as failed or timeout
-  bool quiet = false;             ///< no per-task progress output
   bool no_report = false;         ///< run the sweeps only (no figures, no reproduction.md)
-  double grace_s = 60;            ///< after SIGTERM/SIGUSR1: seconds running tasks may finish
-  double task_timeout_s = 0;      ///< wall-clock budget per task, 0 = none
-  /// Stored detail of every sweep (unset: each spec's `detail`, else kDefaultSweepDetail).
-  std::optional<ResultDetail> detail;
-  bool keep_shards = false;       ///< keep each sweep's shards after its verified merge
-  std::vector<std::string> argv;  ///< the command line, recorded in every results file
+  /// How every sweep runs: `adaptsim sweep`'s options (--dry-run, --force, --retry-failed,
+  /// --detail, budgets, --grace, --quiet, ...) and the command line recorded in every results
+  /// file. Its spec_path and out_path are not read: each sweep's are
+  /// `<experiments_dir>/<spec_file>` and `<out_dir>/<name>.h5`.
+  SweepCommandOptions sweep;
 };
 
 /// Runs the selected sweeps of `options.paper` (as `adaptsim sweep`: rank 0 dispatches, workers
 /// simulate, finished tasks are skipped, so a rerun resumes), then on rank 0 runs
-/// `<python> <analysis_dir>/reproduction_report.py` with a fixed argument vector (no shell),
-/// which draws the figures into `<out_dir>/figures/` and writes `<out_dir>/reproduction.md`.
+/// `<python> <analysis_dir>/reproduction_report.py` with a fixed argument vector (no shell; its
+/// --adaptsim is this process's own executable, which computes the figures' tables), which draws
+/// the figures into `<out_dir>/figures/` and writes `<out_dir>/reproduction.md`.
 /// After SIGTERM/SIGUSR1 the running sweep stops dispatching, the later sweeps and the report
 /// are skipped, and every rank returns 0, so that a requeued job resumes. Initializes MPI (call
 /// at most once per process). Returns 0, 2 for bad input (unknown sweep in `only`, missing

@@ -1,7 +1,7 @@
 // The field list of the result records, declared once. A Visit*Fields function calls
 // `visit(name, units, field)` for every field of a record, in a fixed order; `R` may be const
 // (reading fields) or not (filling them). The HDF5 columns (src/store/columns.hpp, column name =
-// field name, docs/results-format.md), the MPI transfer (src/harness/result_serialization.hpp),
+// field name, docs/results-format.md), the MPI transfer (src/sweep/result_serialization.hpp),
 // `adaptsim run --json` and the equality of stored and read records in the tests all iterate
 // these lists, so a field added here reaches all of them. A job's engine-specific fields
 // (JobResult::extras) have one list per engine (VisitJobExtrasFields); ForEachJobExtrasKind

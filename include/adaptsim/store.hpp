@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <set>
 #include <span>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/result_detail.hpp"
 
@@ -44,7 +44,7 @@ struct Provenance {
 };
 
 /// The configuration fields /summary shows next to the metrics (the whole configuration is
-/// TaskRecord::config_json). Filled from the task's configuration by the harness.
+/// TaskRecord::config_json). Filled from the task's configuration by MakeTaskRecord.
 struct TaskKeys {
   std::string policy;            ///< registry name
   std::string trace_path;        ///< trace or workload file
@@ -58,7 +58,7 @@ struct TaskKeys {
 
 /// One finished (or failed) task as stored in /tasks/<task_id> and one /summary row.
 /// The store only reads fields: `task_id`, `keys` and `config_json` are computed by the caller
-/// (the harness's MakeTaskRecord), so that src/store depends on the core types only.
+/// (MakeTaskRecord, include/adaptsim/task.hpp), so that src/store depends on the core types only.
 struct TaskRecord {
   std::string task_id;  ///< content hash of the task's configuration (TaskConfig::Id())
   int task_index = 0;   ///< position in the sweep's expansion order (0 for `adaptsim run`)
@@ -104,36 +104,8 @@ struct StoredTask {
   SimulationResult result;
 };
 
-/// An open results file. Not thread-safe; exactly one process writes a file (rank 0 in a sweep).
-/// Every Append flushes, so a crash loses at most the task being written.
-class ResultsFile {
- public:
-  /// Creates (truncating any existing file) `path` with /meta, an empty /summary and /tasks.
-  /// Throws StoreError.
-  static ResultsFile Create(const std::string& path, const Provenance& provenance);
-  /// Opens an existing results file for more tasks. Throws StoreError when the file is missing,
-  /// is not HDF5, or has another schema_version.
-  static ResultsFile OpenForAppend(const std::string& path);
-
-  ResultsFile(ResultsFile&&) noexcept;
-  ResultsFile& operator=(ResultsFile&&) noexcept;
-  ~ResultsFile();
-
-  /// Writes /tasks/<task_id> and appends one /summary row, then flushes. A task id already in the
-  /// file is skipped (the first result wins; returns false). Throws StoreError.
-  bool Append(const TaskRecord& record);
-  /// Task ids present in /tasks.
-  std::set<std::string> TaskIds() const;
-  const std::string& path() const;
-
- private:
-  struct Impl;
-  explicit ResultsFile(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
-};
-
 /// Writes `record` as a one-task results file at `path`, crash-safely: it is written under
-/// `<path>.tmp.<pid>`, fsync'd, then renamed over `path` (rename(2) atomically replaces the
+/// TemporaryPath(path), fsync'd, then renamed over `path` (rename(2) atomically replaces the
 /// target, http://huge-man-linux.net/man2/rename.html), so `path` is either absent or complete
 /// even after kill -9 or a node failure (the folder is not synced: after a node failure a just
 /// renamed shard may be absent, and a sweep reruns its task). Throws StoreError.
@@ -152,6 +124,12 @@ std::vector<unsigned char> EncodeShard(std::span<const TaskRecord> records,
 /// crash-safely as WriteShard does. Throws StoreError.
 void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image);
 
+/// Writes `record` as the one-task results file `out.results()` (`adaptsim run --out`) the way a
+/// sweep publishes its merged file: EncodeShard's image under `out.temporary()`, fsync'd, renamed
+/// over `out.results()`, and the folder synced so that the rename survives a node failure.
+/// Throws StoreError naming the path and the system's error text (nothing is left behind).
+void WriteResults(const OutputPaths& out, const TaskRecord& record, const Provenance& provenance);
+
 /// What MergeResults writes.
 struct MergeOptions {
   /// Results files (shards or merged files). A task id found in several sources is taken from
@@ -168,10 +146,11 @@ struct MergeOptions {
   std::map<std::string, double> statistics;  ///< extra numeric /meta attributes (run statistics)
 };
 
-/// Writes one results file `out` holding the chosen tasks (/tasks groups read back and
-/// rewritten, /summary rows sorted by task_index), crash-safely (temporary name, fsync, rename).
-/// Unreadable sources throw StoreError. Returns the number of tasks written.
-std::size_t MergeResults(const std::string& out, const MergeOptions& options);
+/// Writes one results file `out.results()` holding the chosen tasks (/tasks groups read back
+/// and rewritten, /summary rows sorted by task_index), crash-safely (under `out.temporary()`,
+/// fsync, rename, folder synced). Unreadable sources throw StoreError. Returns the number of
+/// tasks written.
+std::size_t MergeResults(const OutputPaths& out, const MergeOptions& options);
 
 /// Re-opens a merged file and checks that it holds every id of `task_ids`, both as a /summary
 /// row and as a /tasks group. Returns the ids missing (empty: verified). Throws StoreError when

@@ -11,6 +11,7 @@
 
 #include "adaptsim/result_detail.hpp"
 #include "adaptsim/task.hpp"
+#include "adaptsim/trace.hpp"
 
 namespace adaptsim {
 
@@ -24,13 +25,6 @@ struct SweepDimension {
   std::vector<std::vector<nlohmann::json>> rows;  ///< rows[i][k]: value i of keys[k]; ≥ 1 row
 };
 
-/// What ExpectedCost needs of a trace (read tolerantly; only an estimate).
-struct TraceStats {
-  int num_jobs = 0;           ///< non-empty lines
-  double last_arrival_s = 0;  ///< largest arrival_time field
-  double gpu_seconds = 0;     ///< Σ duration field × scale_factor field
-};
-
 /// A parsed, validated sweep spec. Path values are resolved (variables expanded, relative paths
 /// made absolute against the spec file's directory) and exist.
 struct SweepSpec {
@@ -41,7 +35,9 @@ struct SweepSpec {
   /// `[policy_weights]`; policies absent here weigh 1.
   std::map<std::string, double> policy_weights;
   std::map<std::string, std::string> file_hashes;  ///< resolved path -> FileContentHash
-  std::map<std::string, TraceStats> trace_stats;   ///< resolved trace path -> stats
+  /// Resolved trace path of the tasks without a production part -> stats (none for a file that
+  /// does not read: its tasks fail when they run).
+  std::map<std::string, TraceStats> trace_stats;
   /// Production tasks: ProductionStatsKey(task) -> the selected jobs' stats (read at load time).
   std::map<std::string, TraceStats> production_stats;
   /// `detail`: what the results file stores per task (unset: the command's default,

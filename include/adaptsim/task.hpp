@@ -8,12 +8,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/interval_simulator.hpp"
 #include "adaptsim/production_source.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/simulator.hpp"
+#include "adaptsim/store.hpp"
 
 namespace adaptsim {
 
+/// One task's configuration: everything its result depends on. Its fields are declared once, with
+/// their keys, units, docs, ranges and names as sweep axes, `adaptsim run` flags and `adaptsim.run`
+/// keywords, in VisitTaskConfigFields (adaptsim/task_fields.hpp), which drives ToJson/FromJson,
+/// the sweep spec, the command line and the Python module (docs/architecture.md, "Task
+/// configuration"). The run's budget (RunBudget) is not part of it.
 struct TaskConfig {
   std::string trace_path;        ///< `.trace` file, Pollux workload CSV or production log
   std::string throughputs_path;  ///< throughputs JSON, catalogue TOML or Pollux profile folder
@@ -23,7 +30,11 @@ struct TaskConfig {
   std::string throughputs_hash;
   std::string policy;            ///< registry name
   std::uint64_t seed = 0;        ///< keys the task's counter-based RNG streams
-  SimulationOptions simulation;  ///< num_gpus, round length, deadline factor, limits
+  SimulationOptions simulation;  ///< num_gpus and the round engine's options
+  /// The interval engine's options (tasks of interval-engine policies only); unset = the engine's
+  /// defaults. Written in ToJson() inside "policy_options" (adaptsim/task_fields.hpp).
+  IntervalOptions interval;
+  /// The policy's own options (a JSON object, PolicyInfo::options).
   nlohmann::json policy_options = nlohmann::json::object();
   /// Set when trace_path is a production job log (Philly or ITP, docs/production.md): how to read
   /// it and turn its jobs into simulated ones. In ToJson() as key "production" only when set, so
@@ -31,28 +42,22 @@ struct TaskConfig {
   std::optional<ProductionSource> production;
 
   /// Canonical JSON of the whole configuration (what workers receive and /tasks stores), keys
-  /// sorted (nlohmann's object order). Includes paths, content hashes and max_rounds; excludes
-  /// max_wall_time_s (a budget of the run, sent separately).
+  /// sorted (nlohmann's object order), each field encoded as its declaration says
+  /// (ConfigField::encoding, json_parent). Includes paths and content hashes.
   nlohmann::json ToJson() const;
-  /// The part of ToJson() that identifies the result (docs/sweeps.md §4.1): ToJson() without the
-  /// budgets (max_rounds; max_wall_time_s is never in it) and, when a content hash is set, without
-  /// the corresponding path — so the same configuration has the same id wherever the data lives. A
-  /// budget only decides whether a run ends as "timeout"; a finished ("ok") result does not depend
-  /// on it.
+  /// The part of ToJson() that identifies the result (docs/sweeps.md §4.1): ToJson() without a
+  /// path whose content hash is set (ConfigField::identified_by) — so the same configuration has
+  /// the same id wherever the data lives — plus the code hash of a scheme policy.
   nlohmann::json IdentityJson() const;
-  /// Inverse of ToJson(); throws InputError(file=context) on missing/mistyped fields. The hashes
-  /// are optional (files written before they existed), and so is "production".
+  /// Inverse of ToJson(); throws InputError(file=context, field=key) on missing, mistyped or
+  /// out-of-range fields and unknown keys. Fields written only sometimes (hashes, production,
+  /// idle_round_start, the interval engine's options) are optional; "max_rounds", which files
+  /// written before the run budget left the configuration hold, is accepted and ignored.
   static TaskConfig FromJson(const nlohmann::json& json, const std::string& context = "task");
   /// Content hash of IdentityJson().dump(): a name-based (SHA-1) UUID, 32 lowercase hex digits.
   /// Independent of key order in the sweep file and of where the input files live.
   std::string Id() const;
 };
-
-/// Content hash of a file's bytes: a name-based (SHA-1, RFC 4122 §4.3) UUID over the bytes in
-/// a fixed adaptsim namespace, 32 lowercase hex digits. A folder hashes the sorted list of
-/// (relative path, file hash) of every file below it, independent of where it lives and of
-/// directory order. Throws InputError(path) when the file or folder cannot be read.
-std::string FileContentHash(const std::string& path);
 
 /// Sets trace_hash and throughputs_hash from the files or folders (a throughputs value that is
 /// neither, e.g. a catalogue name, keeps an empty hash). Throws InputError for an
@@ -60,9 +65,13 @@ std::string FileContentHash(const std::string& path);
 void FillContentHashes(TaskConfig& task);
 
 /// Builds the task's Simulation on the engine its policy names in the policy table
-/// (PolicyInfo::engine: the round engine or the interval engine), runs it, and computes the
-/// summary metrics once (ComputeMetrics). Bad input throws InputError; the caller decides whether
-/// that ends the program (CLI) or only the task (harness).
+/// (PolicyInfo::engine: the round engine or the interval engine), runs it within `budget`, and
+/// computes the summary metrics once (ComputeMetrics). Bad input throws InputError (also interval
+/// engine options set for a policy of the round engine); the caller decides whether that ends the
+/// program (CLI) or only the task (sweep).
+SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
+                         const RoundObserver& observer = {});
+/// RunTask without a budget.
 SimulationResult RunTask(const TaskConfig& task, const RoundObserver& observer = {});
 
 /// Thrown by a RoundObserver to abandon a task (signal grace time over); RunTaskCaught turns it
@@ -74,6 +83,15 @@ struct TaskCancelled : std::exception {
 /// Runs one task (RunTask) and never throws: InputError and other std::exception become status
 /// "failed" with the message, TaskCancelled becomes "cancelled". Sets wall_time_s to the whole
 /// task (reading inputs, building the policy, simulating).
-SimulationResult RunTaskCaught(const TaskConfig& task, const RoundObserver& observer = {});
+SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget = {},
+                               const RoundObserver& observer = {});
+
+/// The store's record of a task: fills task_id (config.Id()) and config_json (config.ToJson()).
+TaskRecord MakeTaskRecord(const TaskConfig& config, int task_index, SimulationResult result,
+                          int rank);
+/// The same without config_json, for a task whose id is known (`task_id` = config.Id()) and whose
+/// result is already encoded in a shard: what a sweep's rank 0 needs to log and report it.
+TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, int task_index,
+                                 SimulationResult result, int rank);
 
 }  // namespace adaptsim

@@ -139,6 +139,9 @@ void VisitViewFields(std::type_identity<IntervalClusterView>, V&& visit) {
   visit("num_nodes", "count", "nodes of the cluster (GPUs / gpus_per_node)",
         [](T c) { return c.num_nodes; });
   visit("gpus_per_node", "gpus", "GPUs per node", [](T c) { return c.gpus_per_node; });
+  visit("interval_s", "s", "the engine's scheduling interval", [](T c) { return c.interval_s; });
+  visit("restart_delay_s", "s", "the engine's time without progress after each (re)allocation",
+        [](T c) { return c.restart_delay_s; });
   visit("jobs", "", "submitted, incomplete jobs (IntervalJobView), in workload order",
         [](T c) -> const std::vector<IntervalJobView>& { return c.jobs; });
 }

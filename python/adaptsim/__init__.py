@@ -17,8 +17,8 @@ import os
 from .errors import InputError, PolicyError, StoreError
 from . import _core
 
-__all__ = ["run", "read", "policies", "generate_trace", "Result", "InputError", "PolicyError",
-           "StoreError", "policy_name"]
+__all__ = ["run", "read", "policies", "config_fields", "generate_trace", "Result", "InputError",
+           "PolicyError", "StoreError", "policy_name", "labels", "display_name"]
 
 ClusterState = _core.ClusterState
 ActiveJobView = _core.ActiveJobView
@@ -83,8 +83,7 @@ def policy_name(policy):
                     f"not {type(policy).__name__}")
 
 
-def run(trace, throughputs, policy, gpus, seed=0, round_duration_s=120.0, deadline_factor=None,
-        out=None, **options):
+def run(trace, throughputs, policy, gpus, out=None, **options):
     """Runs one simulation and returns its Result.
 
     Args:
@@ -93,37 +92,77 @@ def run(trace, throughputs, policy, gpus, seed=0, round_duration_s=120.0, deadli
             catalogue TOML or a Pollux profile folder.
         policy: a registered name (see policies()), "py:MODULE:CLASS", or a Python policy class.
         gpus: GPUs in the cluster (int > 0).
-        seed: keys the run's random streams (int >= 0).
-        round_duration_s: round length T_r, simulated seconds.
-        deadline_factor: forced-completion deadline as a multiple of the job's exclusive run
-            time (None = the engine's default).
-        out: when given, the result is also written there as an HDF5 results file.
-        **options: the policy's options (e.g. face_position=0.5, or a Python policy's
-            keyword arguments), as JSON values.
+        out: when given, the result is also written there as an HDF5 results file, as
+            `adaptsim run --out` writes it (replaced atomically; its SHA-256 in OUT.sha256).
+        **options: the task configuration's other fields, listed below (None = the default), and
+            the policy's options (e.g. face_position=0.5, or a Python policy's keyword
+            arguments): a keyword that names no field is a policy option. Values are JSON values.
+
+    Task configuration keywords (the field list of the C++ core, as `adaptsim run`'s flags and a
+    sweep spec's keys; config_fields() lists them):
+{config_keywords}
     Raises:
         InputError: bad input (file, line and field in its attributes).
-        PolicyError: a Python policy raised; the message holds the traceback.
+        PolicyError: a decision the engine cannot honour (named: the policy, the method, the
+            round and the numbers), a Python policy's exception (with its traceback) or a
+            class it cannot run (docs/python.md §4).
     """
-    config = {
-        "trace_path": os.path.abspath(trace),
-        "throughputs_path": os.path.abspath(throughputs),
-        "policy": policy_name(policy),
-        "seed": int(seed),
-        "num_gpus": int(gpus),
-        "round_duration_s": float(round_duration_s),
-        "policy_options": options,
-    }
-    if deadline_factor is not None:
-        config["deadline_factor"] = float(deadline_factor)
-    return Result(_core.run(_merge_defaults(config), out or ""))
+    arguments = dict(options, trace=os.fspath(trace), throughputs=os.fspath(throughputs),
+                     policy=policy_name(policy), gpus=int(gpus))
+    return Result(_core.run(json.dumps(arguments, default=_plain), out or ""))
 
 
-def _merge_defaults(config):
-    """Completes `config` with the defaults of TaskConfig (those TaskConfig::ToJson writes)."""
-    defaults = json.loads(_core.default_config())
-    merged = dict(defaults)
-    merged.update(config)
-    return json.dumps(merged)
+def _plain(value):
+    """A NumPy scalar (or anything with .item()) as a plain Python value, for json.dumps."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+def config_fields():
+    """The task configuration's fields that run() takes as keywords, in declaration order: a list of
+
+        {"name": keyword, "key": key in the task's JSON, "unit": str, "doc": str,
+         "default": JSON value (None for a required field or one without a default of its own),
+         "default_doc": str, "range": accepted values ("> 0", "in [0, 1)", "" = any),
+         "required": bool, "interval_engine_only": bool}
+
+    The same declarations make `adaptsim run`'s flags and a sweep spec's keys (docs/sweeps.md)."""
+    fields = []
+    for entry in _core.config_fields():
+        entry = dict(entry)
+        entry["default"] = json.loads(entry["default"])
+        fields.append(entry)
+    return fields
+
+
+def _config_keywords_doc():
+    """run()'s docstring lines of the configuration keywords (all but its positional ones)."""
+    lines = []
+    for field in config_fields():
+        if field["required"]:
+            continue
+        notes = []
+        default = field["default"]
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            seconds = " s" if field["unit"] == "s" else ""
+            default = f"default {default:g}{seconds}"
+            if field["default_doc"]:
+                default += f"; {field['default_doc']}"
+            notes.append(default)
+        elif isinstance(default, str) and default:
+            notes.append(f"default {default}")
+        if field["range"]:
+            notes.append(field["range"])
+        if field["interval_engine_only"]:
+            notes.append("interval engine only")
+        text = field["doc"] + (f" [{'; '.join(notes)}]" if notes else "")
+        lines.append(f"        {field['name']}: {text}")
+    return "\n".join(lines) + "\n"
+
+
+if run.__doc__:  # None under python -OO
+    run.__doc__ = run.__doc__.replace("{config_keywords}\n", _config_keywords_doc())
 
 
 def read(path, task=None):
@@ -133,7 +172,10 @@ def read(path, task=None):
     configuration keys and summary metrics); result is the Result of `task` (a task id, or an
     index into the summary rows), or of the first task when task is None, or None when the file
     holds no task.
-    Raises StoreError for an unreadable file or an unknown task id.
+    A file with a checksum file next to it (PATH.sha256, written with every results file) is
+    checked against it first.
+    Raises StoreError for an unreadable file, a file that does not match its PATH.sha256, or an
+    unknown task id.
     """
     import pandas
     rows = _core.summary(path)
@@ -154,16 +196,34 @@ def policies():
          "options": [{"name": str, "default": JSON value, "doc": str}, ...]}
 
     `options` lists every key the policy accepts (run(**options), `--policy-option`, a sweep's
-    [policy_options]) with the value used when it is absent and its meaning and units; the
-    interval policies also list the interval engine's keys (interval_s, restart_delay_s,
-    interference, gpus_per_node). The same table prints `adaptsim run --policy help`. Python
-    policies are not listed; they are named "py:MODULE:CLASS"."""
+    [policy_options]) with the value used when it is absent and its meaning and units. The
+    interval engine's options (interval_s, restart_delay_s, interference, gpus_per_node) are
+    the task's, not a policy's: config_fields(). The same table prints `adaptsim run --policy
+    help`. Python policies are not listed; they are named "py:MODULE:CLASS"."""
     table = []
     for entry in _core.policies():
         entry = dict(entry)
         entry["options"] = [dict(o, default=json.loads(o["default"])) for o in entry["options"]]
         table.append(entry)
     return table
+
+
+def labels():
+    """How adaptsim's tables and figures name and draw policies, options, scenarios and metrics:
+    analysis/labels.toml as compiled into this module (a dict; its comments document the keys,
+    docs/analysis.md). `adaptsim report` and analysis/*.py use the same file, so a plot made
+    from adaptsim.read() can carry the same names, colours and markers."""
+    import tomllib
+    return tomllib.loads(_core.labels_text())
+
+
+def display_name(policy):
+    """The name the papers use for a registry policy name ("min_total_duration" -> "OSSP"), as
+    in adaptsim's tables and figures; a name listed nowhere unchanged."""
+    for entry in labels()["policy"]:
+        if policy in entry["names"]:
+            return entry["display"]
+    return policy
 
 
 def generate_trace(out, throughputs, num_jobs=120, lam_s=40.0, seed=0, min_duration_h=0.2,

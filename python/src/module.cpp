@@ -1,6 +1,7 @@
 // adaptsim._core: the C++ side of the `adaptsim` Python package (python/adaptsim/__init__.py
 // wraps it; docs/python.md). Results cross as plain dicts of column lists named by the result
 // field lists (adaptsim/result_fields.hpp); the package turns them into pandas DataFrames.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -13,13 +14,16 @@
 #include <pybind11/stl.h>
 
 #include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
+#include "adaptsim/labels.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/python_policy.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
 #include "adaptsim/task.hpp"
+#include "adaptsim/task_fields.hpp"
 #include "adaptsim/trace_generator.hpp"
 #include "adaptsim/view_fields.hpp"
 #include "adaptsim/workload.hpp"
@@ -116,20 +120,25 @@ py::dict ResultDict(const std::string& task_id, const std::string& config_json,
   return out;
 }
 
-/// Runs one task from its configuration JSON (TaskConfig::ToJson()); writes it to `out_path`
-/// when non-empty. Bad input raises adaptsim.InputError, a policy's exception adaptsim.PolicyError.
-py::dict Run(const std::string& config_json, const std::string& out_path) {
-  TaskConfig task = TaskConfig::FromJson(nlohmann::json::parse(config_json), "adaptsim.run");
-  FillContentHashes(task);
+/// Runs one task from the keyword arguments of adaptsim.run as a JSON object (the field list's
+/// keywords, every other key a policy option: TaskConfigFromArguments); writes it to `out_path`
+/// when non-empty, as `adaptsim run --out` does (atomically, with `out_path.sha256`). Bad input
+/// raises adaptsim.InputError, a policy's exception adaptsim.PolicyError.
+py::dict Run(const std::string& arguments_json, const std::string& out_path) {
+  const TaskConfig task = TaskConfigFromArguments(nlohmann::json::parse(arguments_json),
+                                                  ArgumentNames::kKeyword, "adaptsim.run");
   SimulationResult result = RunTask(task);
   if (!out_path.empty()) {
-    ResultsFile file = ResultsFile::Create(out_path, Provenance{{"adaptsim.run"}, 1, "", ""});
-    file.Append(MakeTaskRecord(task, 0, result, 0));
+    WriteResultsWithChecksum(OutputPaths(out_path), MakeTaskRecord(task, 0, result, 0),
+                             Provenance{{"adaptsim.run"}, 1, "", ""});
   }
   return ResultDict(task.Id(), task.ToJson().dump(), result);
 }
 
+/// The /summary rows of the results file `path`, after checking it against `path.sha256` when it
+/// has one (a file altered on disk raises adaptsim.StoreError instead of reaching HDF5).
 py::list Summary(const std::string& path) {
+  RequireMatchingChecksum(OutputPaths(path));
   py::list rows;
   for (const SummaryRow& row : ReadSummary(path)) {
     py::dict out;
@@ -153,12 +162,39 @@ py::list Summary(const std::string& path) {
   return rows;
 }
 
+/// One task of the results file `path`; adaptsim.read() checks the file with Summary first.
 py::dict Task(const std::string& path, const std::string& task_id) {
   StoredTask task = ReadTask(path, task_id);
   SimulationResult result = task.result;
   result.status = task.status;
   result.message = task.message;
   return ResultDict(task.task_id, task.config_json, result);
+}
+
+/// The task configuration's fields that are keywords of adaptsim.run, in declaration order:
+/// {"name": keyword, "key": canonical key, "unit", "doc", "default": JSON text ("null" = none of
+/// its own), "default_doc", "range", "required", "interval_engine_only"}.
+py::list ConfigFields() {
+  py::list out;
+  const TaskConfig defaults;
+  VisitTaskConfigFields(defaults, [&](const ConfigField& field, const auto& member) {
+    const std::string name = KwargName(field);
+    if (name.empty()) return;
+    py::dict entry;
+    entry["name"] = name;
+    entry["key"] = std::string(field.key);
+    entry["unit"] = std::string(field.unit);
+    entry["doc"] = std::string(field.doc);
+    nlohmann::json value = WriteFieldJson(member);
+    if (!std::isnan(field.default_number)) value = field.default_number;
+    entry["default"] = field.required ? std::string("null") : value.dump();
+    entry["default_doc"] = std::string(field.default_doc);
+    entry["range"] = field.range.Describe();
+    entry["required"] = field.required;
+    entry["interval_engine_only"] = field.applies == Applies::kIntervalEngineOnly;
+    out.append(entry);
+  });
+  return out;
 }
 
 py::list Policies() {
@@ -269,15 +305,16 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("scale_factor_mix", &TraceGeneratorOptions::scale_factor_mix)
       .def_readwrite("accordion_min_duration_s", &TraceGeneratorOptions::accordion_min_duration_s);
 
-  m.def("run", &Run, py::arg("config_json"), py::arg("out_path") = "");
+  m.def("run", &Run, py::arg("arguments_json"), py::arg("out_path") = "");
   m.def("summary", &Summary, py::arg("path"));
   m.def("task", &Task, py::arg("path"), py::arg("task_id"));
   m.def("policies", &Policies);
-  m.def("default_config", [] { return TaskConfig{}.ToJson().dump(); });
+  m.def("config_fields", &ConfigFields);
   m.def("units", &Units);
   m.def("view_fields", &ViewFields);
   m.def("policy_name", &PolicyName, py::arg("cls"));
   m.def("policy_identity", &PolicyIdentityOf, py::arg("name"));
+  m.def("labels_text", [] { return std::string(BuiltinLabelsText()); });
   m.def("generate_trace", &GenerateTraceFile, py::arg("options"), py::arg("throughputs"),
         py::arg("out"));
 }

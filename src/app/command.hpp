@@ -14,6 +14,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/result_detail.hpp"
+#include "adaptsim/sweep_command.hpp"
 
 namespace adaptsim::app {
 
@@ -62,6 +63,9 @@ std::array<double, N> ParseMix(const std::string& text, const char* flag) {
 }
 /// Adds `--detail summary|per_job|full` to `cmd`, stored in `detail` (which must outlive it).
 void AddDetailOption(CLI::App* cmd, std::optional<ResultDetail>& detail);
+/// Adds the flags of a sweep (every SweepCommandOptions field but the spec, --out and argv) to
+/// `cmd`, stored in `sweep` (which must outlive it): `adaptsim sweep` and `adaptsim reproduce`.
+void AddSweepOptions(CLI::App* cmd, SweepCommandOptions& sweep);
 
 void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& commands);
 void AddSweepCommand(CLI::App& app, const CommandContext& context, CommandList& commands);

@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
+#include "adaptsim/output_paths.hpp"
+#include "adaptsim/shard_directory.hpp"
 #include "adaptsim/store.hpp"
 #include "command.hpp"
 
@@ -22,10 +24,10 @@ struct MergeCommandOptions {
 
 /// Inputs: results files and shard folders (their shards in write order, corrupt ones left out
 /// and described in `skipped`); default OUT.shards.
-std::vector<std::string> Sources(const MergeCommandOptions& options,
+std::vector<std::string> Sources(const MergeCommandOptions& options, const OutputPaths& out,
                                  std::vector<std::string>& skipped) {
   std::vector<std::string> inputs = options.inputs;
-  if (inputs.empty()) inputs.push_back(options.out_path + ".shards");
+  if (inputs.empty()) inputs.push_back(out.shards());
   std::vector<std::string> sources;
   for (const std::string& input : inputs) {
     if (fs::is_directory(input)) {
@@ -41,15 +43,16 @@ std::vector<std::string> Sources(const MergeCommandOptions& options,
 }
 
 int RunMerge(const MergeCommandOptions& options) {
+  const OutputPaths out(options.out_path);
   MergeOptions merge;
   std::vector<std::string> skipped;
-  merge.sources = Sources(options, skipped);
+  merge.sources = Sources(options, out, skipped);
   for (const std::string& shard : skipped) {
     std::fprintf(stderr, "adaptsim: warning: corrupt shard skipped: %s\n",
                  PrintableText(shard).c_str());
   }
   merge.provenance.argv = options.argv;
-  std::size_t count = MergeResultsWithChecksum(options.out_path, merge);
+  std::size_t count = MergeResultsWithChecksum(out, merge);
   std::printf("%s: %zu tasks from %zu source file(s)", options.out_path.c_str(), count,
               merge.sources.size());
   if (!skipped.empty()) {

@@ -1,5 +1,5 @@
 // `adaptsim reproduce shockwave|pollux`: a paper's evaluation in one command (the logic is in
-// src/harness/reproduce.cpp; docs/reproduction.md).
+// src/sweep/reproduce.cpp; docs/reproduction.md).
 #include <memory>
 
 #include "adaptsim/reproduce.hpp"
@@ -23,7 +23,7 @@ std::string SweepList() {
 
 void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandList& commands) {
   auto options = std::make_shared<ReproduceOptions>();
-  options->argv = context.argv;
+  options->sweep.argv = context.argv;
   options->experiments_dir = std::string(ADAPTSIM_SOURCE_DIR) + "/experiments";
   options->analysis_dir = std::string(ADAPTSIM_SOURCE_DIR) + "/analysis";
   options->paper_numbers = std::string(ADAPTSIM_SOURCE_DIR) + "/experiments/paper_numbers.toml";
@@ -38,7 +38,8 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       "OUT gets one results file per sweep (<sweep>.h5 and its shards), figures/ (PDF and PNG, "
       "each with a CSV of its numbers) and reproduction.md (docs/reproduction.md). Rerunning the "
       "same command resumes: finished tasks are skipped, figures and report are redrawn. "
-      "SIGUSR1/SIGTERM (Slurm's time-limit warning) stop dispatching and exit 0.\n"
+      "SIGUSR1/SIGTERM (Slurm's time-limit warning) stop dispatching and exit 0. The sweep "
+      "flags apply to every sweep, as for `adaptsim sweep`.\n"
       "Sweeps:" +
       SweepList());
   cmd->add_option("paper", options->paper, "shockwave or pollux")
@@ -49,20 +50,8 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
          "--only", options->only,
          "Run only these sweeps (names above; repeatable); optional sweeps run only when named")
       ->delimiter(',');
-  cmd->add_flag("--dry-run", options->dry_run, "List every sweep's tasks and state; run nothing");
   cmd->add_flag("--no-report", options->no_report, "Run the sweeps only: no figures, no report");
-  cmd->add_flag("--quiet", options->quiet, "No per-task progress output");
-  cmd->add_flag("--force", options->force, "Discard earlier results of the selected sweeps");
-  cmd->add_flag("--retry-failed", options->retry_failed, "Rerun tasks recorded as failed/timeout");
-  AddDetailOption(cmd, options->detail);
-  cmd->add_flag("--keep-shards", options->keep_shards,
-                "Keep each sweep's shards after its merged file was verified");
-  cmd->add_option("--task-timeout", options->task_timeout_s,
-                  "Wall-clock seconds per task, then status timeout (0 = none)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--grace", options->grace_s,
-                  "After SIGTERM/SIGUSR1: seconds running tasks may finish (default 60)")
-      ->check(CLI::NonNegativeNumber);
+  AddSweepOptions(cmd, options->sweep);
   cmd->add_option("--experiments", options->experiments_dir,
                   "Folder of the sweep specs (default: the source tree's experiments/)")
       ->check(CLI::ExistingDirectory);

@@ -1,12 +1,13 @@
 #include "run_command.hpp"
 
-#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -14,12 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
-#include "adaptsim/harness.hpp"
+#include "adaptsim/output_paths.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/result_fields.hpp"
 #include "adaptsim/store.hpp"
 #include "adaptsim/task.hpp"
+#include "adaptsim/task_fields.hpp"
 #include "command.hpp"
 
 namespace adaptsim::app {
@@ -28,56 +31,10 @@ namespace {
 namespace fs = std::filesystem;
 const char kContext[] = "command line";
 
-void RequireFlag(bool present, const char* flag) {
-  if (!present) throw InputError(kContext, 0, flag, "required (see adaptsim run --help)");
-}
-
-/// One --policy-option value (docs/python.md §4): JSON (0.2, true, null, [1, 2], {"a": 1},
-/// "text"); Python's True, False and None, as a Python user writes them, are true, false and null;
-/// other text that is not JSON is a string (mode=fast, config=path/to/file.json), except text
-/// that starts like JSON (a digit, a sign, [, { or ") and does not parse, which is refused with a
-/// hint instead of silently becoming a string.
-nlohmann::json ParsePolicyOptionValue(const std::string& key, const std::string& value) {
-  if (value == "True") return true;
-  if (value == "False") return false;
-  if (value == "None") return nullptr;
-  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
-  if (!parsed.is_discarded()) return parsed;
-  const bool looks_like_json =
-      !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) ||
-                         std::string("[{\"+-").find(value[0]) != std::string::npos);
-  if (!looks_like_json) return value;
-  std::string hint = "JSON: a number, true/false/null, [1, 2], {\"key\": 1} or \"a string\"";
-  if (value.find("True") != std::string::npos || value.find("False") != std::string::npos ||
-      value.find("None") != std::string::npos) {
-    hint += "; inside a list or object write true, false and null";
-  }
-  if (value.find('\'') != std::string::npos) hint += "; JSON strings use double quotes";
-  throw InputError(kContext, 0, "--policy-option",
-                   key + "=" + value + " is not valid " + hint + " (quote a string that starts " +
-                       "like a number: " + key + "='\"" + value + "\"')");
-}
-
-/// "key=value" items -> {key: value} (ParsePolicyOptionValue).
-nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
-  nlohmann::json options = nlohmann::json::object();
-  for (const std::string& item : items) {
-    std::size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw InputError(kContext, 0, "--policy-option", "expected key=value, got '" + item + "'");
-    }
-    const std::string key = item.substr(0, eq);
-    options[key] = ParsePolicyOptionValue(key, item.substr(eq + 1));
-  }
-  return options;
-}
-
-/// Absolute, normalized paths: the same task gets the same id here and in a sweep.
-/// An existing file (or, with `allow_folder`, folder: a Pollux profile folder) as absolute path.
-std::string ResolvePath(const std::string& path, const char* flag, bool allow_folder = false) {
-  bool ok = fs::is_regular_file(path) || (allow_folder && fs::is_directory(path));
-  if (!ok)
-    throw InputError(path, 0, flag, allow_folder ? "file or folder not found" : "file not found");
+/// An existing file as an absolute, normalized path (the same task gets the same id here and in
+/// a sweep).
+std::string ResolvePath(const std::string& path, const char* flag) {
+  if (!fs::is_regular_file(path)) throw InputError(path, 0, flag, "file not found");
   return fs::absolute(path).lexically_normal().string();
 }
 
@@ -112,7 +69,9 @@ GpuTimeBucket ParseBucket(const std::string& text) {
 
 /// The production flags as a validated ProductionSource (docs/production.md).
 ProductionSource ProductionFromFlags(const RunCommandOptions& options) {
-  RequireFlag(!options.log_format.empty(), "--log-format");
+  if (options.log_format.empty()) {
+    throw InputError(kContext, 0, "--log-format", "required with --production-log");
+  }
   ProductionSource source = options.production;
   source.format = ParseProductionLogFormat(options.log_format, kContext, 0, "--log-format");
   if (!options.gpu_time_buckets.empty()) {
@@ -125,31 +84,110 @@ ProductionSource ProductionFromFlags(const RunCommandOptions& options) {
   return ProductionSource::FromJson(source.ToJson(), kContext);  // the task file's own checks
 }
 
+/// The task of the given flags: the task-configuration flags through the field list
+/// (TaskConfigFromArguments), a production log as the trace.
 TaskConfig MakeTask(const RunCommandOptions& options) {
+  nlohmann::json arguments = nlohmann::json::object();
+  for (const auto& [flag, text] : options.fields) arguments[flag] = text;
+  arguments["--policy-option"] = options.policy_options;  // KEY=VALUE texts
   const bool log = !options.production_log.empty();
-  if (log && !options.trace_path.empty()) {
-    throw InputError(kContext, 0, "--production-log", "give either --trace or --production-log");
-  }
-  RequireFlag(log || !options.trace_path.empty(), "--trace");
-  RequireFlag(!options.throughputs_path.empty(), "--throughputs");
-  RequireFlag(options.num_gpus != 0, "--gpus");
-  TaskConfig task;
   if (log) {
-    task.trace_path = ResolvePath(options.production_log, "--production-log");
-    task.production = ProductionFromFlags(options);
-  } else {
-    task.trace_path = ResolvePath(options.trace_path, "--trace");
+    if (arguments.contains("--trace")) {
+      throw InputError(kContext, 0, "--production-log", "give either --trace or --production-log");
+    }
+    arguments["--trace"] = ResolvePath(options.production_log, "--production-log");
   }
-  task.throughputs_path = ResolvePath(options.throughputs_path, "--throughputs", true);
-  task.policy = options.policy;
-  task.seed = options.seed;
-  task.simulation.num_gpus = options.num_gpus;
-  task.simulation.round_duration_s = options.round_duration_s;
-  task.simulation.deadline_factor = options.deadline_factor;
-  task.simulation.idle_round_start = ParseIdleRoundStart(options.idle_round_start);
-  task.policy_options = ParsePolicyOptions(options.policy_options);
-  FillContentHashes(task);  // the id names the data by content, as in a sweep
+  TaskConfig task = TaskConfigFromArguments(arguments, ArgumentNames::kFlag, kContext);
+  if (log) task.production = ProductionFromFlags(options);
   return task;
+}
+
+/// CLI11's name of a field's value in --help.
+template <typename M>
+std::string ValueName(const ConfigField& field) {
+  if constexpr (ChoiceEnum<M>) {
+    std::string names;
+    for (const auto& [value, name] : EnumChoices(M{}))
+      names += (names.empty() ? "" : "|") + std::string(name);
+    return names;
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return field.text == TextKind::kPolicy ? "NAME"
+           : field.text == TextKind::kText ? "TEXT"
+                                           : "PATH";
+  } else if constexpr (std::is_integral_v<M>) {
+    return "INT";
+  } else if constexpr (std::is_same_v<M, WrittenNumber>) {
+    return field.range.integral ? "INT" : "NUMBER";
+  } else if constexpr (requires(M m) { m.has_value(); }) {
+    return ValueName<typename M::value_type>(field);
+  } else {
+    return "NUMBER";  // double, WrittenNumber
+  }
+}
+
+/// A number as --help shows it (no trailing ".0").
+std::string NumberText(double value) {
+  std::string text = nlohmann::json(value).dump();
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+  return text;
+}
+
+/// --help of a field: its doc, then [required | default (with seconds); accepted values].
+template <typename M>
+std::string FieldHelp(const ConfigField& field, const M& default_value) {
+  std::vector<std::string> notes;
+  const nlohmann::json shown = WriteFieldJson(default_value);
+  const std::string seconds = field.unit == "s" ? " s" : "";
+  if (field.required) {
+    notes.push_back("required");
+  } else if (!std::isnan(field.default_number)) {
+    notes.push_back("default " + NumberText(field.default_number) + seconds +
+                    (field.default_doc.empty() ? "" : "; " + std::string(field.default_doc)));
+  } else if (shown.is_number()) {
+    notes.push_back("default " + NumberText(shown.get<double>()) + seconds);
+  } else if (shown.is_string()) {
+    notes.push_back("default " + shown.get<std::string>());
+  }
+  if (const std::string range = field.range.Describe(); !range.empty()) notes.push_back(range);
+  std::string text(field.doc);
+  for (std::size_t i = 0; i < notes.size(); ++i) text += (i == 0 ? " [" : "; ") + notes[i];
+  return notes.empty() ? text : text + "]";
+}
+
+/// The task-configuration flags, one per field of the field list with a flag
+/// (adaptsim/task_fields.hpp): the task's own, then the interval engine's in their own group.
+void AddTaskOptions(CLI::App& cmd, const std::shared_ptr<RunCommandOptions>& options) {
+  const char* task_group = "Task configuration (also sweep keys, docs/sweeps.md §1)";
+  std::string interval_policies;  // the table's policies of the interval engine
+  for (const PolicyInfo& info : RegisteredPolicies()) {
+    if (info.engine != EngineKind::kInterval) continue;
+    interval_policies += (interval_policies.empty() ? "" : ", ") + info.name;
+  }
+  const std::string interval_group =
+      "Interval engine (" + interval_policies + "; docs/pollux.md; unset = the engine's default)";
+  const TaskConfig defaults;
+  VisitTaskConfigFields(defaults, [&](const ConfigField& field, const auto& member) {
+    using Member = std::remove_cvref_t<decltype(member)>;
+    const std::string flag = FlagName(field);
+    if (flag.empty()) return;
+    CLI::Option* option = nullptr;
+    if (field.key == kPolicyOptionsKey) {
+      option = cmd.add_option(flag, options->policy_options,
+                              std::string(field.doc) +
+                                  "; one KEY=VALUE per flag, VALUE as JSON (0.5, true, [1, 2], "
+                                  "\"text\"; Python's True/False/None accepted; other words are "
+                                  "strings)")
+                   ->allow_extra_args(false)
+                   ->type_name("KEY=VALUE");
+    } else {
+      RunCommandOptions* run = options.get();
+      option = cmd.add_option_function<std::string>(
+                      flag, [run, flag](const std::string& text) { run->fields[flag] = text; },
+                      FieldHelp(field, member))
+                   ->type_name(ValueName<Member>(field));
+    }
+    option->group(field.applies == Applies::kIntervalEngineOnly ? interval_group : task_group);
+  });
 }
 
 void PrintPolicies() {
@@ -255,13 +293,23 @@ void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs
   if (jobs) PrintJobs(result.jobs);
 }
 
-void WriteResults(const RunCommandOptions& options, const TaskConfig& task,
-                  const SimulationResult& result) {
-  if (fs::exists(options.out_path) && !options.force) {
-    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
+/// Throws InputError (field --out) when `out` cannot be written: its folder is missing, it is a
+/// folder, or it exists and --force was not given. Checked before the run and again before the
+/// write.
+void CheckOut(const RunCommandOptions& options, const OutputPaths& out) {
+  out.CheckTarget();
+  if (fs::exists(out.results()) && !options.force) {
+    throw InputError(out.results(), 0, "--out", "file exists; pass --force to overwrite");
   }
-  ResultsFile file = ResultsFile::Create(options.out_path, Provenance{options.argv, 1, "", ""});
-  file.Append(MakeTaskRecord(task, 0, result, 0));
+}
+
+/// The result as a one-task results file with its checksum file, published as a sweep publishes
+/// its merged file (temporary name, fsync, rename; docs/sweeps.md §4.2).
+void WriteOut(const RunCommandOptions& options, const OutputPaths& out, const TaskConfig& task,
+              const SimulationResult& result) {
+  CheckOut(options, out);
+  WriteResultsWithChecksum(out, MakeTaskRecord(task, 0, result, 0),
+                           Provenance{options.argv, 1, "", ""});
 }
 
 /// The production-log flags (docs/production.md), in their own help group.
@@ -324,15 +372,15 @@ void AddProductionOptions(CLI::App& cmd, RunCommandOptions& run) {
 }  // namespace
 
 int RunCommand(const RunCommandOptions& options) {
-  if (options.policy == "help") {
+  if (auto policy = options.fields.find("--policy");
+      policy != options.fields.end() && policy->second == "help") {
     PrintPolicies();
     return 0;
   }
-  RequireFlag(!options.policy.empty(), "--policy");
   TaskConfig task = MakeTask(options);
-  if (!options.out_path.empty() && fs::exists(options.out_path) && !options.force) {
-    throw InputError(options.out_path, 0, "--out", "file exists; pass --force to overwrite");
-  }
+  const std::optional<OutputPaths> out =
+      options.out_path.empty() ? std::nullopt : std::make_optional(OutputPaths(options.out_path));
+  if (out) CheckOut(options, *out);
   auto start = std::chrono::steady_clock::now();
   SimulationResult result = RunTask(task);
   if (result.wall_time_s <= 0.0) {
@@ -344,7 +392,7 @@ int RunCommand(const RunCommandOptions& options) {
   } else {
     PrintText(task, result, options.jobs);
   }
-  if (!options.out_path.empty()) WriteResults(options, task, result);
+  if (out) WriteOut(options, *out, task, result);
   return 0;
 }
 
@@ -352,29 +400,16 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
   auto options = std::make_shared<RunCommandOptions>();
   options->argv = context.argv;
   RunCommandOptions& run = *options;
-  CLI::App* cmd = app.add_subcommand("run", "Run one simulation in this process (no MPI)");
-  cmd->add_option("--trace", run.trace_path, "Job trace (.trace) or Pollux workload (.csv)");
+  CLI::App* cmd = app.add_subcommand(
+      "run",
+      "Run one simulation in this process (no MPI). Every task-configuration flag is also a key "
+      "of a sweep spec (docs/sweeps.md §1) and a keyword of the Python adaptsim.run "
+      "(docs/python.md); --trace may be replaced by --production-log.");
+  AddTaskOptions(*cmd, options);
   AddProductionOptions(*cmd, run);
-  cmd->add_option("--throughputs", run.throughputs_path,
-                  "Throughputs JSON, catalogue TOML, or Pollux profile folder (.csv workloads)");
-  cmd->add_option("--policy", run.policy,
-                  "Policy name, or py:MODULE:CLASS for a Python class; 'help' lists them");
-  cmd->add_option("--gpus", run.num_gpus, "Number of GPUs")->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--seed", run.seed, "Seed of the task's random streams")->capture_default_str();
-  cmd->add_option("--round-duration-s", run.round_duration_s, "Round length in seconds")
-      ->capture_default_str();
-  cmd->add_option("--deadline-factor", run.deadline_factor, "Deadline factor (>= 1)")
-      ->capture_default_str();
-  cmd->add_option("--idle-round-start", run.idle_round_start,
-                  "Round start after an idle gap: 'reference' (kept stale, as the reference "
-                  "simulator) or 'arrival' (docs/production.md)")
-      ->check(CLI::IsMember({"reference", "arrival"}))
-      ->capture_default_str();
-  cmd->add_option("--policy-option", run.policy_options,
-                  "Policy option KEY=VALUE, VALUE as JSON (0.5, true, [1, 2], \"text\"; Python's "
-                  "True/False/None accepted; other words are strings); repeatable")
-      ->allow_extra_args(false);
-  cmd->add_option("--out", run.out_path, "Write the result to this HDF5 file");
+  cmd->add_option("--out", run.out_path,
+                  "Write the result to this HDF5 file (replaced atomically; its SHA-256 in "
+                  "OUT.sha256)");
   cmd->add_flag("--force", run.force, "Overwrite --out if it exists");
   cmd->add_flag("--json", run.json, "Print JSON instead of text");
   cmd->add_flag("--jobs", run.jobs, "Also print the per-job table");

@@ -17,16 +17,30 @@ namespace adaptsim {
 void IntervalSimulationOptions::Validate() const {
   const std::string context = "interval_simulation";
   if (num_nodes < 1) throw InputError(context, 0, "num_nodes", "must be >= 1");
-  if (gpus_per_node < 1 || gpus_per_node > 9) {
-    throw InputError(context, 0, "gpus_per_node", "must be in [1, 9]");
+  VisitIntervalOptionsFields(*this, [&](const ConfigField& field, const auto& value) {
+    CheckFieldRange(field, value, context);
+  });
+}
+
+IntervalSimulationOptions IntervalOptions::Resolve(int num_gpus, int input_gpus_per_node) const {
+  IntervalSimulationOptions options;
+  options.gpus_per_node = input_gpus_per_node;
+  auto set = [](const std::optional<WrittenNumber>& given, auto& value) {
+    if (given) value = static_cast<std::remove_reference_t<decltype(value)>>(given->value);
+  };
+  set(gpus_per_node, options.gpus_per_node);
+  set(interval_s, options.interval_s);
+  set(restart_delay_s, options.restart_delay_s);
+  set(interference_slowdown, options.interference_slowdown);
+  options.Validate();  // gpus_per_node in range before it divides
+  if (num_gpus % options.gpus_per_node != 0) {
+    throw InputError(
+        "task", 0, "num_gpus",
+        "must be a multiple of gpus_per_node (" + std::to_string(options.gpus_per_node) + ")");
   }
-  if (!(interval_s > 0)) throw InputError(context, 0, "interval_s", "must be > 0");
-  if (!(restart_delay_s >= 0)) throw InputError(context, 0, "restart_delay_s", "must be >= 0");
-  if (!(interference_slowdown >= 0 && interference_slowdown < 1)) {
-    throw InputError(context, 0, "interference", "must be in [0, 1)");
-  }
-  if (max_intervals < 0) throw InputError(context, 0, "max_intervals", "must be >= 0");
-  if (!(max_wall_time_s >= 0)) throw InputError(context, 0, "max_wall_time_s", "must be >= 0");
+  options.num_nodes = num_gpus / options.gpus_per_node;
+  options.Validate();
+  return options;
 }
 
 namespace {
@@ -77,8 +91,9 @@ struct JobState {
 class IntervalEngine {
  public:
   IntervalEngine(const PolluxWorkload& workload, PolluxApplications& apps, IntervalPolicy& policy,
-                 const IntervalSimulationOptions& options, const RoundObserver& observer)
-      : policy_(policy), options_(options), observer_(observer) {
+                 const IntervalSimulationOptions& options, const RoundObserver& observer,
+                 const RunBudget& budget)
+      : policy_(policy), options_(options), observer_(observer), budget_(budget) {
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const PolluxJobSpec& spec = workload.jobs[i];
       JobState job;
@@ -106,6 +121,7 @@ class IntervalEngine {
   IntervalPolicy& policy_;
   const IntervalSimulationOptions& options_;
   const RoundObserver& observer_;
+  const RunBudget& budget_;
   std::vector<JobState> jobs_;
   double now_s_ = 0.0;
   SimulationResult result_;
@@ -217,6 +233,8 @@ void IntervalEngine::Decide() {
   cluster.now_s = now_s_;
   cluster.num_nodes = options_.num_nodes;
   cluster.gpus_per_node = options_.gpus_per_node;
+  cluster.interval_s = options_.interval_s;
+  cluster.restart_delay_s = options_.restart_delay_s;
   for (JobState& job : jobs_) {
     const bool active = job.spec->submission_time_s <= now_s_ && !job.completion_s;
     if (!active) {
@@ -267,15 +285,15 @@ bool IntervalEngine::AllComplete() const {
 SimulationResult IntervalEngine::Run() {
   const auto start = std::chrono::steady_clock::now();
   while (!AllComplete()) {
-    if (options_.max_intervals > 0 &&
-        static_cast<std::int64_t>(result_.rounds.size()) >= options_.max_intervals) {
+    if (budget_.max_rounds > 0 &&
+        static_cast<std::int64_t>(result_.rounds.size()) >= budget_.max_rounds) {
       result_.status = TaskStatus::kTimeout;
       result_.message = "stopped after max_intervals";
       break;
     }
-    if (options_.max_wall_time_s > 0 &&
+    if (budget_.max_wall_time_s > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-            options_.max_wall_time_s) {
+            budget_.max_wall_time_s) {
       result_.status = TaskStatus::kTimeout;
       result_.message = "stopped after max_wall_time_s";
       break;
@@ -352,23 +370,26 @@ double PolluxExclusiveTime(const PolluxJobSpec& spec, const PolluxApplication& a
 
 SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
                                    IntervalPolicy& policy, const IntervalSimulationOptions& options,
-                                   const RoundObserver& observer) {
+                                   const RoundObserver& observer, const RunBudget& budget) {
   options.Validate();
-  IntervalEngine engine(workload, apps, policy, options, observer);
+  budget.Validate();
+  IntervalEngine engine(workload, apps, policy, options, observer, budget);
   return engine.Run();
 }
 
 IntervalSimulation::IntervalSimulation(PolluxWorkload workload,
                                        std::unique_ptr<PolluxApplications> apps,
                                        std::unique_ptr<IntervalPolicy> policy,
-                                       const IntervalSimulationOptions& options)
+                                       const IntervalSimulationOptions& options,
+                                       const RunBudget& budget)
     : workload_(std::move(workload)),
       apps_(std::move(apps)),
       policy_(std::move(policy)),
-      options_(options) {}
+      options_(options),
+      budget_(budget) {}
 
 SimulationResult IntervalSimulation::Run(const RoundObserver& observer) {
-  return SimulateIntervals(workload_, *apps_, *policy_, options_, observer);
+  return SimulateIntervals(workload_, *apps_, *policy_, options_, observer, budget_);
 }
 
 }  // namespace adaptsim

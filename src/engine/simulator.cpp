@@ -42,12 +42,13 @@ struct Dispatch {
 class Engine {
  public:
   Engine(const Trace& trace, const ThroughputSource& throughputs, RoundScheduler& scheduler,
-         const SimulationOptions& options, const RoundObserver& observer)
+         const SimulationOptions& options, const RoundObserver& observer, const RunBudget& budget)
       : trace_(trace),
         throughputs_(throughputs),
         scheduler_(scheduler),
         options_(options),
-        observer_(observer) {}
+        observer_(observer),
+        budget_(budget) {}
 
   SimulationResult Run();
 
@@ -70,6 +71,7 @@ class Engine {
   RoundScheduler& scheduler_;
   const SimulationOptions& options_;
   const RoundObserver& observer_;
+  const RunBudget& budget_;
 
   std::vector<JobProfile> profiles_;
   std::map<JobId, JobRuntime> active_;  // ascending id
@@ -90,6 +92,7 @@ class Engine {
 
 void Engine::Prepare() {
   options_.Validate();
+  budget_.Validate();
   profiles_.reserve(trace_.jobs.size());
   for (const JobSpec& job : trace_.jobs) {
     const int line = job.id + 1;
@@ -364,11 +367,11 @@ void Engine::ScheduleRound() {
 
 bool Engine::OutOfBudget(std::chrono::steady_clock::time_point start) {
   std::string reason;
-  if (options_.max_rounds > 0 && round_ >= options_.max_rounds) {
-    reason = "simulated-round limit of " + std::to_string(options_.max_rounds) + " reached";
-  } else if (options_.max_wall_time_s > 0 &&
+  if (budget_.max_rounds > 0 && round_ >= budget_.max_rounds) {
+    reason = "simulated-round limit of " + std::to_string(budget_.max_rounds) + " reached";
+  } else if (budget_.max_wall_time_s > 0 &&
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-                 options_.max_wall_time_s) {
+                 budget_.max_wall_time_s) {
     reason = "wall-time limit reached";
   }
   if (reason.empty()) return false;
@@ -412,21 +415,22 @@ SimulationResult Engine::Run() {
 
 SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
                           RoundScheduler& scheduler, const SimulationOptions& options,
-                          const RoundObserver& observer) {
-  Engine engine(trace, throughputs, scheduler, options, observer);
+                          const RoundObserver& observer, const RunBudget& budget) {
+  Engine engine(trace, throughputs, scheduler, options, observer, budget);
   return engine.Run();
 }
 
 RoundSimulation::RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSource> throughputs,
                                  std::unique_ptr<RoundScheduler> scheduler,
-                                 const SimulationOptions& options)
+                                 const SimulationOptions& options, const RunBudget& budget)
     : trace_(std::move(trace)),
       throughputs_(std::move(throughputs)),
       scheduler_(std::move(scheduler)),
-      options_(options) {}
+      options_(options),
+      budget_(budget) {}
 
 SimulationResult RoundSimulation::Run(const RoundObserver& observer) {
-  return Simulate(trace_, *throughputs_, *scheduler_, options_, observer);
+  return Simulate(trace_, *throughputs_, *scheduler_, options_, observer, budget_);
 }
 
 }  // namespace adaptsim

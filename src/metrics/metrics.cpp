@@ -55,6 +55,8 @@ void FillJctMetrics(const std::vector<double>& jcts, SummaryMetrics& summary) {
   summary.p99_jct_s = Percentile(jcts, 99.0);
 }
 
+}  // namespace
+
 void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summary) {
   if (rhos.empty()) return;
   double sum = 0.0;
@@ -70,8 +72,6 @@ void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summar
   summary.unfair_fraction_1_05 = above_105 / n;
   summary.unfair_fraction_1_10 = above_110 / n;
 }
-
-}  // namespace
 
 RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
   RunMetrics metrics;

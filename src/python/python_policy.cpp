@@ -317,20 +317,16 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
   EnsureView();
   py::object cls = ImportClass(name, context);
   const EngineKind engine = EngineOf(cls, name);
-  // The interval engine reads its own keys (interval_s, ...) from the options; the class gets
-  // the rest.
-  nlohmann::json class_options = options;
-  if (engine == EngineKind::kInterval && class_options.is_object()) {
-    for (const PolicyOption& option : IntervalEngineOptions()) class_options.erase(option.name);
-  }
+  // The options are the class's keyword arguments (the interval engine's options are the task's,
+  // TaskConfig::interval, never in them).
   py::object policy;
   try {
-    py::dict kwargs = py::module_::import("json").attr("loads")(class_options.dump());
+    py::dict kwargs = py::module_::import("json").attr("loads")(options.dump());
     policy = cls(**kwargs);
   } catch (py::error_already_set& error) {
     ThrowPolicyError(error, name, "options",
                      "constructing " + Parse(name, context).qualname + "(**options) with options " +
-                         class_options.dump() + " raised");
+                         options.dump() + " raised");
   }
   if (engine == EngineKind::kInterval) {
     return PolicyInstance(MakePythonIntervalPolicy(std::move(policy), name));

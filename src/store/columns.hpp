@@ -131,7 +131,6 @@ std::vector<Record> ReadTable(hid_t group, Visit visit) {
 }
 
 void WriteTable(hid_t group, const Table& table, bool extendible);
-void AppendRows(hid_t group, const Table& table);
 
 /// The /summary row of a record.
 SummaryRow MakeSummaryRow(const TaskRecord& record);

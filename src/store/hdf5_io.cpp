@@ -333,26 +333,6 @@ void WriteColumn(hid_t group, const std::string& name, const ColumnData& data,
   if (!units.empty()) WriteAttribute(dataset, "units", units);
 }
 
-void AppendColumn(hid_t group, const std::string& name, const ColumnData& data) {
-  Buffer buffer = MakeBuffer(data);
-  if (buffer.size == 0) return;
-  Handle dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + name);
-  hsize_t old_size = 0;
-  {
-    Handle space(H5Dget_space(dataset), H5Sclose, "get dataspace of " + name);
-    Check(H5Sget_simple_extent_dims(space, &old_size, nullptr), "get size of " + name);
-  }
-  hsize_t new_size = old_size + buffer.size;
-  Check(H5Dset_extent(dataset, &new_size), "extend dataset " + name);
-  Handle file_space(H5Dget_space(dataset), H5Sclose, "get dataspace of " + name);
-  Check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &old_size, nullptr, &buffer.size, nullptr),
-        "select rows of " + name);
-  Handle memory_space(H5Screate_simple(1, &buffer.size, nullptr), H5Sclose, "create dataspace");
-  Check(H5Dwrite(dataset, buffer.type, memory_space, file_space, TransferList(buffer.size),
-                 buffer.data),
-        "append to dataset " + name);
-}
-
 ColumnData ReadColumn(hid_t group, const std::string& name) {
   Handle dataset(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open dataset " + name);
   Handle space(H5Dget_space(dataset), H5Sclose, "get dataspace of " + name);

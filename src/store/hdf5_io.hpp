@@ -87,8 +87,6 @@ using ColumnData = std::variant<std::vector<std::int64_t>, std::vector<std::uint
 /// becomes its `units` attribute. `extendible` datasets are chunked with an unlimited dimension.
 void WriteColumn(hid_t group, const std::string& name, const ColumnData& data,
                  const std::string& units, bool extendible);
-/// Appends `data` to extendible dataset `name` (same element type as at creation).
-void AppendColumn(hid_t group, const std::string& name, const ColumnData& data);
 /// Reads a whole 1-D dataset; integers come back as int64 (signed) or uint64 (unsigned).
 ColumnData ReadColumn(hid_t group, const std::string& name);
 

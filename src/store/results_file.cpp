@@ -57,10 +57,6 @@ void WriteTable(hid_t group, const Table& table, bool extendible) {
   }
 }
 
-void AppendRows(hid_t group, const Table& table) {
-  for (const Column& column : table) AppendColumn(group, column.name, column.data);
-}
-
 SummaryRow MakeSummaryRow(const TaskRecord& record) {
   const TaskKeys& keys = record.keys;
   SummaryRow row;
@@ -232,71 +228,6 @@ store::Table SummaryTable(const std::vector<SummaryRow>& rows) {
 
 }  // namespace
 
-struct ResultsFile::Impl {
-  std::string path;
-  Handle file;
-  Handle summary;
-  Handle tasks;
-  std::set<std::string> task_ids;
-};
-
-ResultsFile::ResultsFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-ResultsFile::ResultsFile(ResultsFile&&) noexcept = default;
-ResultsFile& ResultsFile::operator=(ResultsFile&&) noexcept = default;
-ResultsFile::~ResultsFile() = default;
-
-ResultsFile ResultsFile::Create(const std::string& path, const Provenance& provenance) {
-  store::ErrorScope errors;
-  auto impl = std::make_unique<Impl>();
-  impl->path = path;
-  impl->file = store::CreateFile(path);
-  WriteMeta(impl->file, provenance);
-  impl->summary = store::CreateGroup(impl->file, "summary");
-  store::WriteTable(impl->summary, SummaryTable({}), true);
-  impl->tasks = store::CreateGroup(impl->file, "tasks");
-  store::Check(H5Fflush(impl->file, H5F_SCOPE_GLOBAL), "flush " + path);
-  return ResultsFile(std::move(impl));
-}
-
-ResultsFile ResultsFile::OpenForAppend(const std::string& path) {
-  store::ErrorScope errors;
-  auto impl = std::make_unique<Impl>();
-  impl->path = path;
-  impl->file = store::OpenFile(path, true);
-  if (!store::Exists(impl->file, "meta") || !store::Exists(impl->file, "summary") ||
-      !store::Exists(impl->file, "tasks")) {
-    throw StoreError("'" + path + "' is not an adaptsim results file");
-  }
-  Handle meta = store::OpenGroup(impl->file, "meta");
-  auto version = store::ReadAttribute(meta, "schema_version");
-  if (store::ToString(version) != std::to_string(kResultsSchemaVersion)) {
-    throw StoreError("'" + path + "' has schema_version " + store::ToString(version) +
-                     ", expected " + std::to_string(kResultsSchemaVersion));
-  }
-  impl->summary = store::OpenGroup(impl->file, "summary");
-  impl->tasks = store::OpenGroup(impl->file, "tasks");
-  for (auto& name : store::ChildNames(impl->tasks)) impl->task_ids.insert(std::move(name));
-  return ResultsFile(std::move(impl));
-}
-
-bool ResultsFile::Append(const TaskRecord& record) {
-  if (impl_->task_ids.count(record.task_id) > 0) return false;
-  store::ErrorScope errors;
-  WriteTask(impl_->tasks, record);
-  store::AppendRows(impl_->summary, SummaryTable({store::MakeSummaryRow(record)}));
-  store::Check(H5Fflush(impl_->file, H5F_SCOPE_GLOBAL), "flush " + impl_->path);
-  impl_->task_ids.insert(record.task_id);
-  return true;
-}
-
-std::set<std::string> ResultsFile::TaskIds() const {
-  return impl_->task_ids;
-}
-
-const std::string& ResultsFile::path() const {
-  return impl_->path;
-}
-
 }  // namespace adaptsim
 
 namespace adaptsim {
@@ -322,10 +253,6 @@ void SyncPath(const std::string& path, bool directory) {
   if (status != 0 && !directory) throw StoreError("fsync of '" + path + "' failed: " + failure);
 }
 
-std::string TemporaryName(const std::string& path) {
-  return path + ".tmp." + std::to_string(::getpid());
-}
-
 /// Syncs `tmp` and renames it to `path`: `path` is then absent or complete. With `sync_folder`
 /// the folder is synced too, so that the rename itself survives a node failure.
 void Publish(const std::string& tmp, const std::string& path, bool sync_folder) {
@@ -338,6 +265,31 @@ void Publish(const std::string& tmp, const std::string& path, bool sync_folder) 
   if (!sync_folder) return;
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   SyncPath(parent.empty() ? "." : parent.string(), true);
+}
+
+/// Writes `image` under `tmp` and publishes it as `path` (Publish).
+void WriteImage(const std::string& tmp, const std::string& path,
+                const std::vector<unsigned char>& image, bool sync_folder) {
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw StoreError("cannot create '" + tmp + "': " + SystemError());
+  std::size_t written = 0;
+  std::string failure;
+  while (written < image.size()) {
+    ssize_t n = ::write(fd, image.data() + written, image.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failure = n < 0 ? SystemError() : "nothing written";
+      break;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (written != image.size()) {
+    std::remove(tmp.c_str());
+    throw StoreError("cannot write '" + tmp + "' (" + std::to_string(written) + " of " +
+                     std::to_string(image.size()) + " bytes written): " + failure);
+  }
+  Publish(tmp, path, sync_folder);
 }
 
 /// Source files MergeResults keeps open at once (a shard is read once; a merged file many times).
@@ -376,36 +328,21 @@ std::vector<unsigned char> EncodeShard(const TaskRecord& record, const Provenanc
 }
 
 void WriteShardImage(const std::string& path, const std::vector<unsigned char>& image) {
-  std::string tmp = TemporaryName(path);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw StoreError("cannot create '" + tmp + "': " + SystemError());
-  std::size_t written = 0;
-  std::string failure;
-  while (written < image.size()) {
-    ssize_t n = ::write(fd, image.data() + written, image.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      failure = n < 0 ? SystemError() : "nothing written";
-      break;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (written != image.size()) {
-    std::remove(tmp.c_str());
-    throw StoreError("cannot write '" + tmp + "' (" + std::to_string(written) + " of " +
-                     std::to_string(image.size()) + " bytes written): " + failure);
-  }
   // No folder sync: a shard whose rename is lost in a node failure is simply absent, and a sweep
   // reruns its task on resume. One fsync per shard instead of two.
-  Publish(tmp, path, /*sync_folder=*/false);
+  WriteImage(TemporaryPath(path), path, image, /*sync_folder=*/false);
+}
+
+void WriteResults(const OutputPaths& out, const TaskRecord& record, const Provenance& provenance) {
+  WriteImage(out.temporary(), out.results(), EncodeShard(record, provenance),
+             /*sync_folder=*/true);
 }
 
 void WriteShard(const std::string& path, const TaskRecord& record, const Provenance& provenance) {
   WriteShardImage(path, EncodeShard(record, provenance));
 }
 
-std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
+std::size_t MergeResults(const OutputPaths& out, const MergeOptions& options) {
   std::map<std::string, Chosen> chosen;
   for (std::size_t s = 0; s < options.sources.size(); ++s) {
     for (SummaryRow& row : ReadSummary(options.sources[s])) {
@@ -423,7 +360,7 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
   std::stable_sort(order.begin(), order.end(), [](const Chosen* a, const Chosen* b) {
     return a->row.task_index < b->row.task_index;
   });
-  std::string tmp = TemporaryName(out);
+  const std::string tmp = out.temporary();
   store::ErrorScope errors;
   Handle file;
   try {
@@ -488,14 +425,14 @@ std::size_t MergeResults(const std::string& out, const MergeOptions& options) {
   } catch (const StoreError& error) {
     store::DiscardFile(file);
     std::remove(tmp.c_str());
-    throw StoreError("cannot write results file '" + out + "' (temporary '" + tmp +
+    throw StoreError("cannot write results file '" + out.results() + "' (temporary '" + tmp +
                      "'): " + error.what());
   } catch (...) {
     store::DiscardFile(file);
     std::remove(tmp.c_str());
     throw;
   }
-  Publish(tmp, out, /*sync_folder=*/true);
+  Publish(tmp, out.results(), /*sync_folder=*/true);
   return order.size();
 }
 

@@ -1,6 +1,7 @@
 // Pollux workload CSV reader (docs/pollux.md §4.2).
 #include "adaptsim/pollux_workload.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -104,6 +105,15 @@ PolluxWorkload ReadPolluxWorkload(const std::string& path) {
   }
   if (workload.jobs.empty()) throw InputError(path, 0, "", "workload has no jobs");
   return workload;
+}
+
+TraceStats ComputeTraceStats(const PolluxWorkload& workload) {
+  TraceStats stats;
+  stats.num_jobs = static_cast<int>(workload.jobs.size());
+  for (const PolluxJobSpec& job : workload.jobs) {
+    stats.last_arrival_s = std::max(stats.last_arrival_s, job.submission_time_s);
+  }
+  return stats;
 }
 
 bool IsPolluxWorkload(const std::string& path) {

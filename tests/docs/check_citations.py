@@ -16,9 +16,10 @@ scanned folders):
      repository root or in docs/, unless it is a file of a reference repository listed in
      EXTERNAL_DOCUMENTS below.
   3. A repository path: a token that starts with a top-level folder of this repository
-     (src/, include/, tests/, docs/, analysis/, experiments/, bench/, scripts/, slurm/, data/)
-     and ends in a file extension must exist; `{a,b}` alternatives and `*` globs are expanded.
-     A C++ file named relative to src/ (e.g. `policies/fifo.hpp`) must exist below src/.
+     (src/, include/, tests/, docs/, analysis/, experiments/, bench/, scripts/, slurm/, data/,
+     python/, fuzz/, examples/) and ends in a file extension must exist; `{a,b}` alternatives
+     and `*` globs are expanded. A C++ file named relative to src/ (e.g. `engine/placement.hpp`,
+     `policies/gavel/fifo.hpp`) must exist below src/.
 
 Primary sources are not repository files and pass: paths inside the reference repositories are
 written with their own prefixes and never start with one of this repository's folders
@@ -34,13 +35,15 @@ import sys
 import tempfile
 
 SCAN = ["src", "include", "tests", "docs", "analysis", "experiments", "bench", "scripts", "slurm",
-        "README.md", "CMakeLists.txt"]
+        "python", "fuzz", "examples", "README.md", "CMakeLists.txt"]
 TEXT_EXT = {".cpp", ".hpp", ".h", ".c", ".py", ".md", ".toml", ".txt", ".cmake", ".sh", ".json",
             ".in", ""}
 TOP = ["src", "include", "tests", "docs", "analysis", "experiments", "bench", "scripts", "slurm",
-       "data"]
-SRC_STAGES = ["app", "engine", "harness", "metrics", "models", "policies", "solvers", "store",
-              "trace", "workload", "core"]
+       "data", "python", "fuzz", "examples"]
+# The folders of src/ (docs/architecture.md); a C++ file may be named relative to src/, and below
+# policies/ also in a family's folder (`policies/gavel/fifo.hpp`).
+SRC_STAGES = ["app", "engine", "metrics", "models", "policies", "solvers", "store", "trace",
+              "workload", "core", "task", "sweep", "analysis", "python"]
 # Documents of the reference repositories that adaptsim cites by their bare name.
 EXTERNAL_DOCUMENTS = {
     "EXPERIMENTS.md": "uw-mad-dash/shockwave@8a44f4a (the reproduction guide)",
@@ -51,8 +54,8 @@ DOC_RE = re.compile(LEAD + r"docs/([A-Za-z0-9_-]+\.md)((?:[`*]*\s*§\s?[0-9][0-9
                     r"(?:\s*[,–-]\s*§\s?[0-9][0-9.]*[0-9]?)*)?)")
 UPPER_RE = re.compile(LEAD + r"([A-Z][A-Z0-9_]+\.md)\b")
 PATH_RE = re.compile(LEAD + r"((?:" + "|".join(TOP) + r")/[A-Za-z0-9_./*{},-]*\.[A-Za-z0-9{},]+)")
-SRC_RE = re.compile(LEAD + r"((?:" + "|".join(SRC_STAGES) + r")/[A-Za-z0-9_*{},-]+\."
-                    r"(?:cpp|hpp|h|\{[a-z,]+\}))\b")
+SRC_RE = re.compile(LEAD + r"((?:" + "|".join(SRC_STAGES) + r")/(?:(?<=policies/)[a-z_]+/)?"
+                    r"[A-Za-z0-9_*{},-]+\.(?:cpp|hpp|h|\{[a-z,]+\}))\b")
 SECTION_RE = re.compile(r"§\s?([0-9][0-9.]*[0-9]|[0-9])")
 HEADING_RE = re.compile(r"^#{2,4}\s+([0-9]+(?:\.[0-9]+)*)\.?\s", re.M)
 
@@ -112,7 +115,10 @@ def check_text(root, rel, text, cache):
                 errors.append(f"{where}: cites {name}, which is not in the repository")
         for m in PATH_RE.finditer(line):
             token = m.group(1)
-            if not exists(root, token):
+            # python/ is a top-level folder and a folder of src/ (the python stage)
+            below_src = token.split("/")[0] in SRC_STAGES and exists(os.path.join(root, "src"),
+                                                                      token)
+            if not exists(root, token) and not below_src:
                 errors.append(f"{where}: cites {token}, which does not exist")
         for m in SRC_RE.finditer(line):
             token = m.group(1)
@@ -157,6 +163,10 @@ def self_test():
         ("// src/engine/here.cpp and include/adaptsim/*.hpp", False),
         ("// policies/fifo.hpp", True),            # below src/, missing
         ("// engine/here.cpp", False),
+        ("// policies/gavel/here.cpp", False),     # a policy family's folder
+        ("// policies/gavel/gone.cpp", True),
+        ("// python/src/module.cpp", True),        # the top-level python/ folder, missing
+        ("// fuzz/gone.cpp", True),
         ("// `scheduler/policies/fifo.py:12-194`, `policies/shockwave.py:8-10`", False),
         ("// A:simulator/pollux.py, adaptdl@c793c70:simulator/README.md", False),
         ("// ../shared/data/golden/shockwave_tacc32/README.md", False),
@@ -165,11 +175,13 @@ def self_test():
     with tempfile.TemporaryDirectory() as root:
         os.makedirs(os.path.join(root, "docs"))
         os.makedirs(os.path.join(root, "src", "engine"))
+        os.makedirs(os.path.join(root, "src", "policies", "gavel"))
         os.makedirs(os.path.join(root, "include", "adaptsim"))
         open(os.path.join(root, "docs", "guide.md"), "w").write(
             "# Guide\n\n## 2. Two\n\n### 2.1 Two one\n")
         open(os.path.join(root, "README.md"), "w").write("# r\n")
         open(os.path.join(root, "src", "engine", "here.cpp"), "w").write("\n")
+        open(os.path.join(root, "src", "policies", "gavel", "here.cpp"), "w").write("\n")
         open(os.path.join(root, "include", "adaptsim", "a.hpp"), "w").write("\n")
         for text, must_fail in cases:
             errors = check_text(root, "src/x.cpp", text, {})

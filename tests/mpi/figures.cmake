@@ -1,5 +1,6 @@
 # Figures test (included by tests/CMakeLists.txt): a small 2-rank sweep, then analysis/figures.py
-# must draw every figure and its numbers must equal `adaptsim report` and the results file.
+# must draw every figure from `adaptsim report --format json`, and its numbers must equal the
+# report's CSV and the results file read with h5py.
 set(_fig_out ${CMAKE_CURRENT_BINARY_DIR}/figures_small.h5)
 add_test(NAME figures_small_sweep
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_sweep.sh ${ADAPTSIM_DEFAULT_DATA_DIR} 2

@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""Figures test: runs analysis/figures.py on a results file and checks that every figure exists
-(PNG, PDF and its CSV), that every plotted number equals (1) `adaptsim report --format csv` and (2)
-the value recomputed here straight from the file's /summary with h5py, and that no text element
-of a figure (read back from the matplotlib Figure objects) contains '{' or exceeds 40 characters.
+"""Figures test: runs analysis/figures.py (which draws the tables of `adaptsim report --format
+json`) on a results file and checks that every figure exists (PNG, PDF and its CSV), that the
+numbers it wrote equal `adaptsim report --format csv` and the values recomputed here straight
+from the file with h5py (independently of adaptsim), that the labels are the display names
+analysis/labels.toml declares (tests/mpi/declared_labels.py), and that no text element of a
+figure (read back from the matplotlib Figure objects) contains '{' or exceeds 40 characters.
 Usage: figures_check.py ADAPTSIM RESULTS.h5 FIGURES.py OUT_DIR"""
 import csv
 import io
+import json
 import math
 import os
 import subprocess
@@ -14,13 +17,16 @@ import sys
 import h5py
 import numpy as np
 
+from declared_labels import DISPLAY, METRICS
+
 adaptsim, results, figures, out = sys.argv[1:5]
 if not os.path.exists(results):
     # The sweep before this test skipped (no reference data): nothing to check.
     print(f"skipped: {results} was not written (reference data absent)")
     sys.exit(77)
 args = ["--baseline", "gandiva_fair", "--window-param", "max_min_fairness.face_position"]
-subprocess.run([sys.executable, figures, results, "--out", out] + args, check=True)
+subprocess.run([sys.executable, figures, results, "--out", out, "--adaptsim", adaptsim] + args,
+               check=True)
 for name in ["canonical_0", "canonical_1", "scale", "window", "rho_cdf_0", "rho_cdf_1"]:
     for ext in ("png", "pdf", "csv"):
         path = os.path.join(out, f"{name}.{ext}")
@@ -75,6 +81,38 @@ for r in csv.DictReader(open(os.path.join(out, "scale.csv"))):
             s = f["summary"]
             sel = (s["policy"].asstr()[:] == "fifo") & (s["num_gpus"][:] == int(r["num_gpus"]))
             assert same(float(r["mean"]), float(np.mean(s[r["metric"]][:][sel]))), r
+# The canonical bars and the window band of the figures: every number, from the raw file.
+with h5py.File(results, "r") as f:
+    s = f["summary"]
+    columns = zip(s["policy"].asstr()[:], s["num_gpus"][:], s["num_jobs"][:],
+                  s["policy_options"].asstr()[:])
+    tasks = [dict(policy=p, gpus=int(g), jobs=int(j), options=json.loads(o or "{}"),
+                  **{m: float(s[m][i]) for m in METRICS})
+             for i, (p, g, j, o) in enumerate(columns)]
+
+
+def label(t):
+    face = t["options"].get("face_position")
+    return DISPLAY[t["policy"]] + ("" if face is None else f" (face {face:g})")
+
+
+bars = 0
+for n in (0, 1):
+    for r in csv.DictReader(open(os.path.join(out, f"canonical_{n}.csv"))):
+        ts = [t for t in tasks if f"{t['jobs']} jobs · {t['gpus']} GPUs" == r["scenario"]]
+        mine = np.mean([t[r["metric"]] for t in ts if label(t) == r["policy"]])
+        base = np.mean([t[r["metric"]] for t in ts if t["policy"] == "gandiva_fair"])
+        assert same(float(r["normalised"]), mine / base), r
+        bars += 1
+assert bars == 2 * 5 * len(METRICS), bars  # 2 scenarios x 5 labels x the metrics
+for r in csv.DictReader(open(os.path.join(out, "window.csv"))):
+    ts = [t for t in tasks if t["policy"] == "max_min_fairness"
+          and r["row"] == f"{t['jobs']} jobs · {t['gpus']} GPUs"
+          and same(t["options"]["face_position"], float(r["window_min"]))]
+    values = [t[r["metric"]] for t in ts]
+    for stat, expected in (("mean", np.mean(values)), ("min", min(values)), ("max", max(values)),
+                           ("n", len(values))):
+        assert same(float(r[stat]), float(expected)), (r, stat)
 # Text elements of every figure, read back from the Figure objects while drawing again.
 sys.path.insert(0, os.path.dirname(figures))
 import figures as figures_module  # noqa: E402
@@ -82,7 +120,7 @@ import figure_texts  # noqa: E402
 
 texts = figure_texts.check_saved_figures()
 figures_module.draw_all([results], out + "_redrawn", "gandiva_fair",
-                        "max_min_fairness.face_position")
+                        "max_min_fairness.face_position", adaptsim=adaptsim)
 assert "Gavel (face 0.5)" in texts and not any("max_min_fairness" in t for t in texts), texts
 print(f"figures ok: {len(plotted)} numbers equal in figures.py, adaptsim report and the file; "
-      f"{len(texts)} figure texts checked")
+      f"{bars} canonical bars recomputed; {len(texts)} figure texts checked")

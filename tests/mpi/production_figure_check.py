@@ -14,6 +14,8 @@ import sys
 import h5py
 import numpy as np
 
+from declared_labels import DISPLAY, METRICS
+
 figure, out, baseline = sys.argv[1:4]
 results = sys.argv[4:]
 missing = [r for r in results if not os.path.exists(r)]
@@ -32,9 +34,6 @@ kinds = {row["kind"] for row in csv.DictReader(open(os.path.join(out, "productio
 assert kinds == {"production", "synthetic"}, kinds
 
 # Independent grouping: (kind, trace, window/options JSON, GPUs) per task, straight from the file.
-DISPLAY = {"fifo": "FIFO", "max_min_fairness": "Gavel", "shockwave": "Shockwave",
-           "tiresias": "Tiresias", "gandiva_fair": "Gandiva-Fair"}
-METRICS = ["makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05"]
 groups = {}
 for path in results:
     with h5py.File(path, "r") as f:

@@ -26,11 +26,7 @@ import numpy as np
 
 paper, out, src, data = sys.argv[1:5]
 sys.path.insert(0, os.path.join(src, "analysis"))
-DISPLAY = {"shockwave": "Shockwave", "min_total_duration": "OSSP",
-           "finish_time_fairness": "Themis", "max_min_fairness": "Gavel", "allox": "AlloX",
-           "max_sum_throughput_perf": "MST", "gandiva_fair": "Gandiva-Fair", "fifo": "FIFO",
-           "pollux": "Pollux", "optimus": "Optimus", "tiresias": "Tiresias"}
-METRICS = ["makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05"]
+from declared_labels import DISPLAY, policy_of  # noqa: E402
 checked = 0
 
 
@@ -178,7 +174,7 @@ def figure_rows(name):
 def check_canonical(rows, name):
     for r in figure_rows(name):
         ts = [t for t in rows if scenario(t) == r["scenario"]]
-        policy = [p for p, d in DISPLAY.items() if d == r["policy"]][0]
+        policy = policy_of(r["policy"])
         expect(r["normalised"], mean_of(ts, policy, r["metric"]) / mean_of(ts, "shockwave",
                                                                           r["metric"]), name)
 
@@ -196,7 +192,7 @@ if paper == "shockwave":
             # Per-scale options (a zip of GPUs and Shockwave's k) do not split a policy's line.
             assert {r["policy"] for r in figure_rows(name)} <= set(DISPLAY.values()), name
             for r in figure_rows(name):
-                policy = [p for p, d in DISPLAY.items() if d == r["policy"]][0]
+                policy = policy_of(r["policy"])
                 ts = [t for t in rows if t["num_gpus"] == int(r["num_gpus"])]
                 expect(r["mean"], mean_of(ts, policy, r["metric"]), name)
         elif fig == "window":
@@ -211,7 +207,7 @@ if paper == "shockwave":
         elif fig.startswith("rho_cdf_"):
             fr = figure_rows(name)
             for label in {r["policy"] for r in fr}:
-                policy = [p for p, d in DISPLAY.items() if d == label][0]
+                policy = policy_of(label)
                 rho = np.sort(np.concatenate([t["rho"] for t in rows if t["policy"] == policy]))
                 rho = rho[np.isfinite(rho)]
                 plotted = [float(r["ftf_rho"]) for r in fr if r["policy"] == label]

@@ -24,4 +24,5 @@ code=0
   cat "$out.bad.txt"; echo "FAIL: --only no_such_sweep: exit code $code"; exit 1; }
 run
 run > "$out/second_run.txt" 2> "$out/second_run.err"
-/usr/bin/python3 "$src/tests/mpi/reproduce_check.py" "$paper" "$out" "$src" "$data"
+# The check draws the figures again: with this binary's `adaptsim report` (docs/analysis.md).
+ADAPTSIM_BINARY="$adaptsim" /usr/bin/python3 "$src/tests/mpi/reproduce_check.py" "$paper" "$out" "$src" "$data"

@@ -11,9 +11,18 @@
   sweep_scale_check.py signal   DATA MPIEXEC ADAPTSIM COMPARE WORKDIR
       SIGUSR1 to mpirun while workers hold batches: exit 0, part of the tasks stored; the rerun
       runs only the others (each task completed exactly once in the manifest).
+  sweep_scale_check.py local_disks DATA MPIEXEC ADAPTSIM COMPARE WORKDIR
+      workers that cannot see rank 0's folder (nodes with local disks, docs/sweeps.md §3):
+      worker ranks start in their own mount namespace (unshare --mount) in which the folder of
+      --out (and of the spec) is a private, empty tmpfs; they send their shard images to rank 0,
+      which writes every shard, and the merged file equals that of a run whose workers share the
+      folder and write their shards themselves.
 
-Exit 77 (CTest SKIP_RETURN_CODE) when the reference data folder is absent.
+Exit 77 (CTest SKIP_RETURN_CODE) when the reference data folder is absent, and in local_disks
+when this machine does not permit a tmpfs in a private mount namespace (not root, or no
+CAP_SYS_ADMIN).
 """
+import hashlib
 import json
 import os
 import shutil
@@ -45,8 +54,8 @@ def fail(message):
     sys.exit(1)
 
 
-def spec(name, body):
-    path = os.path.join(workdir, name + ".toml")
+def spec(name, body, folder=workdir):
+    path = os.path.join(folder, name + ".toml")
     with open(path, "w") as f:
         f.write(f'name = "{name}"\ntraces = "{TRACE}"\nthroughputs = "{THROUGHPUTS}"\n'
                 f"num_gpus = 32\n{body}")
@@ -188,6 +197,62 @@ elif mode == "signal":
         fail(f"{len(ids)} completions of {len(set(ids))} tasks: a task ran twice or never")
     if len(summary(out)) != tasks:
         fail("resumed results file incomplete")
+elif mode == "local_disks":
+    # Each worker's view of `local` is its own empty tmpfs: rank 0's spec, lock, shard folder
+    # and probe file are invisible to it, as on a node whose disk rank 0 does not share.
+    local = os.path.join(workdir, "local")
+    os.makedirs(local)
+    if shutil.which("unshare") is None:
+        print("unshare(1) is not installed; skipping")
+        sys.exit(77)
+    probe = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                            'mount -t tmpfs tmpfs "$0" && touch "$0/probe"', local],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        print("a tmpfs in a private mount namespace is not permitted here (unshare --mount, "
+              f"then mount -t tmpfs: {probe.stderr.strip()}); skipping")
+        sys.exit(77)
+    if os.listdir(local):
+        fail("the probe's tmpfs was visible outside its mount namespace")
+    body = 'policies = ["fifo", "gandiva_fair"]\nseeds = [0, 1, 2, 3, 4, 5]\ndetail = "full"\n'
+    shared_out = os.path.join(workdir, "shared.h5")
+    sweep(3, spec("shared", body), shared_out, "--quiet")
+    local_spec = spec("local_disks", body, local)
+    local_out = os.path.join(local, "out.h5")
+    # sh -c SCRIPT FOLDER ADAPTSIM ARGS...: ranks other than 0 (OMPI_COMM_WORLD_RANK, set by
+    # Open MPI's mpirun) mount the tmpfs over FOLDER in a new mount namespace, leave a marker
+    # there that the host must not see, then exec the same command line as rank 0.
+    wrapper = ('if [ "$OMPI_COMM_WORLD_RANK" != 0 ]; then '
+               'exec unshare --mount --propagation private sh -c '
+               '\'mount -t tmpfs tmpfs "$0" && touch "$0/worker-$OMPI_COMM_WORLD_RANK" && '
+               'exec "$@"\' "$0" "$@"; fi; exec "$@"')
+    with open(LOG, "a") as log:
+        code = subprocess.call([mpiexec, "--oversubscribe", "-n", "3", "sh", "-c", wrapper, local,
+                                adaptsim, "sweep", local_spec, "--out", local_out, "--quiet"],
+                               stdout=log, stderr=log)
+    if code != 0:
+        fail(f"sweep with private worker folders exited {code}")
+    if sorted(os.listdir(local)) != ["local_disks.toml", "out.h5", "out.h5.sha256"]:
+        fail(f"rank 0's folder holds {sorted(os.listdir(local))}: a worker's tmpfs was not "
+             "private, or the shards were not removed after the merge")
+    with h5py.File(shared_out, "r") as f:
+        meta = f["meta"].attrs
+        if not meta["run_shards"] >= 1 or meta["run_worker_shards"] != meta["run_shards"]:
+            fail(f"shared folder: {meta['run_worker_shards']} of {meta['run_shards']} shards "
+                 "written by workers, expected all")
+    with h5py.File(local_out, "r") as f:
+        meta = f["meta"].attrs
+        ranks = set(int(r) for r in f["summary"]["rank"][:])
+        if not meta["run_shards"] >= 1 or meta["run_worker_shards"] != 0:
+            fail(f"private folders: {meta['run_worker_shards']} of {meta['run_shards']} shards "
+                 "written by workers, expected none (rank 0 writes the images they send)")
+        if ranks != {1, 2}:
+            fail(f"tasks ran on ranks {sorted(ranks)}, expected both workers (1 and 2)")
+    with open(local_out + ".sha256") as f:
+        if f.read().split()[0] != hashlib.sha256(open(local_out, "rb").read()).hexdigest():
+            fail("out.h5.sha256 does not match the merged file")
+    if subprocess.call([compare, shared_out, local_out]) != 0:
+        fail("the merged file differs from that of a shared-folder run")
 else:
     fail(f"unknown mode {mode}")
 print(f"{mode}: ok")

@@ -6,6 +6,7 @@ ADAPTSIM_BINARY=<the adaptsim command line>. Needs no reference data: it generat
 the checkout's catalogue (data/catalog/v100.toml).
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -65,9 +66,9 @@ class ModuleTest(unittest.TestCase):
         self.assertGreater(count, 30)
         options = {o["name"]: o for o in table["max_min_fairness"]["options"]}
         self.assertEqual(options["face_position"]["default"], 0.5)
-        self.assertEqual(
-            [o["name"] for o in table["tiresias"]["options"]],
-            ["interval_s", "restart_delay_s", "interference", "gpus_per_node"])
+        # The interval engine's options are the task's (config_fields()), not the policies'.
+        self.assertEqual(table["tiresias"]["options"], [])
+        self.assertNotIn("interval_s", [o["name"] for o in table["pollux"]["options"]])
         shockwave = {o["name"]: o["default"] for o in table["shockwave"]["options"]}
         self.assertEqual(shockwave["log_approximation_bases"], [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
@@ -123,6 +124,43 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(caught.exception.field, "options")
         self.assertIn("bogus", str(caught.exception))
 
+    def test_config_fields_are_the_keywords_of_run(self):
+        fields = {f["name"]: f for f in adaptsim.config_fields()}
+        self.assertTrue({"trace", "throughputs", "policy", "gpus", "seed", "round_duration_s",
+                         "idle_round_start", "interval_s", "gpus_per_node"} <= set(fields))
+        self.assertTrue(fields["gpus"]["required"])
+        self.assertEqual(fields["round_duration_s"]["default"], 120.0)
+        self.assertEqual(fields["round_duration_s"]["unit"], "s")
+        self.assertEqual(fields["round_duration_s"]["range"], "> 0")
+        self.assertEqual(fields["interval_s"]["default"], 60.0)  # the engine's
+        self.assertTrue(fields["interval_s"]["interval_engine_only"])
+        self.assertNotIn("policy_options", fields)  # the remaining keywords
+        # help(adaptsim.run) lists them from the same declarations.
+        self.assertIn("        round_duration_s: T_r", adaptsim.run.__doc__)
+        self.assertIn("        interval_s: ", adaptsim.run.__doc__)
+
+    def test_configuration_keywords_set_the_task(self):
+        result = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="gandiva_fair",
+                              gpus=8, round_duration_s=60, restart_slack_s=2,
+                              deadline_factor=None, seed=numpy.uint64(4))
+        self.assertEqual(result.status, "ok")
+        self.assertEqual(result.config["round_duration_s"], 60.0)
+        self.assertEqual(result.config["restart_slack_s"], 2.0)
+        self.assertEqual(result.config["deadline_factor"], 1.5)
+        self.assertEqual(result.config["seed"], 4)
+        self.assertEqual(result.config["policy_options"], {})
+        self.assertNotIn("max_rounds", result.config)  # the budget is not configuration
+        with self.assertRaises(adaptsim.InputError) as caught:
+            adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="gandiva_fair", gpus=8,
+                         round_duration_s=0)
+        self.assertEqual(caught.exception.field, "round_duration_s")
+        self.assertIn("must be > 0", str(caught.exception))
+        with self.assertRaises(adaptsim.InputError) as caught:
+            adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="gandiva_fair", gpus=8,
+                         interval_s=30)
+        self.assertEqual(caught.exception.field, "interval_s")
+        self.assertIn("round engine", str(caught.exception))
+
     def test_raising_policy_raises_with_traceback(self):
         with self.assertRaises(adaptsim.PolicyError) as caught:
             adaptsim.run(trace=self.trace, throughputs=CATALOG, policy=RAISING, gpus=8)
@@ -164,6 +202,20 @@ class ModuleTest(unittest.TestCase):
             numpy.testing.assert_array_equal(f["/summary"]["mean_jct_s"][:],
                                              summary["mean_jct_s"].to_numpy())
 
+    def test_written_file_has_its_checksum_and_an_altered_file_is_refused(self):
+        out = self.path("checked.h5")
+        adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="fifo", gpus=8, out=out)
+        with open(out, "rb") as f:
+            data = bytearray(f.read())
+        with open(out + ".sha256") as f:
+            self.assertEqual(f.read(), hashlib.sha256(data).hexdigest() + "  checked.h5\n")
+        data[len(data) // 2] ^= 0x5A
+        with open(out, "wb") as f:
+            f.write(data)
+        with self.assertRaises(adaptsim.StoreError) as caught:
+            adaptsim.read(out)
+        self.assertIn("does not match " + out + ".sha256", str(caught.exception))
+
     def test_command_line_runs_a_python_policy(self):
         out = self.path("cli.h5")
         done = subprocess.run([BINARY, "run", "--trace", self.trace, "--throughputs", CATALOG,
@@ -174,6 +226,33 @@ class ModuleTest(unittest.TestCase):
         summary, result = adaptsim.read(out)
         self.assertEqual(summary["task_id"][0], module.task_id)
         self.assertEqual(list(result.jobs["jct_s"]), list(module.jobs["jct_s"]))
+
+    def test_every_surface_gives_the_same_task(self):
+        # The field list makes run()'s keywords, adaptsim run's flags and a sweep spec's keys:
+        # the same configuration is the same task (id) through each of them.
+        keywords = dict(round_duration_s=60, restart_slack_s=2.5, idle_round_start="arrival",
+                        seed=5)
+        module = adaptsim.run(trace=self.trace, throughputs=CATALOG, policy="gandiva_fair",
+                              gpus=8, **keywords)
+        flags = []
+        for field in adaptsim.config_fields():
+            if field["name"] in keywords:
+                flags += ["--" + field["name"].replace("_", "-"), str(keywords[field["name"]])]
+        done = subprocess.run([BINARY, "run", "--trace", self.trace, "--throughputs", CATALOG,
+                               "--gpus", "8", "--policy", "gandiva_fair", "--json"] + flags,
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(json.loads(done.stdout)["task_id"], module.task_id)
+        spec = self.path("surfaces.toml")
+        with open(spec, "w") as f:
+            f.write(f'name = "surfaces"\ntraces = ["{self.trace}"]\nthroughputs = "{CATALOG}"\n'
+                    'policies = ["gandiva_fair"]\nnum_gpus = 8\nseeds = 5\n'
+                    'round_duration_s = 60\nrestart_slack_s = 2.5\n'
+                    'idle_round_start = "arrival"\n')
+        done = subprocess.run([BINARY, "sweep", spec, "--dry-run", "--out", self.path("s.h5")],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(module.task_id, done.stdout)
 
     def test_sweep_records_a_raising_policy_as_failed_and_goes_on(self):
         spec = self.path("sweep.toml")

@@ -1,0 +1,294 @@
+// Pollux policy (A:simulator/pollux.py; job side A:simulator/simulator.py:22-98, 321-336).
+#include "pollux.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/policy_options.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
+
+namespace adaptsim {
+namespace {
+
+constexpr std::uint32_t kPolluxGaStream = 0x506f6c78;  // "Polx"
+constexpr int kNcfBatchSize = 32768;                   // simulator.py:191-192
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+models::BatchBounds BoundsOf(const PolluxApplication& app) {
+  return {app.max_batch_size(), app.min_local_bsz(), app.max_local_bsz()};
+}
+
+}  // namespace
+
+PolluxPolicy::PolluxPolicy(const PolluxOptions& options) : options_(options) {
+  ValidateOptions(options_, {"pollux", "pollux"});
+}
+
+// Job.update_params (simulator.py:85-98): first observation of a key wins, then a full refit.
+void PolluxPolicy::Observe(const IntervalJobView& job, const StepObservation& observation) {
+  Agent& agent = agents_[job.index];
+  agent.grad = {observation.grad_sqr, observation.grad_var};
+  for (const models::ThroughputSample& s : agent.samples) {
+    if (s.num_nodes == observation.num_nodes && s.num_replicas == observation.num_replicas &&
+        s.atomic_bsz == observation.atomic_bsz) {
+      return;
+    }
+  }
+  models::ThroughputSample sample;
+  sample.num_nodes = observation.num_nodes;
+  sample.num_replicas = observation.num_replicas;
+  sample.atomic_bsz = observation.atomic_bsz;
+  sample.accum_step_time_s = observation.step_time_s - observation.sync_time_s;
+  sample.optim_step_time_s = observation.step_time_s;
+  agent.samples.push_back(sample);
+  agent.max_profiled_replicas = std::max(agent.max_profiled_replicas, observation.num_replicas);
+  const auto start = std::chrono::steady_clock::now();
+  agent.perf = models::FitPerfParams(agent.samples, {}, job.spec->name).params;
+  fit_wall_s_ += Seconds(start);
+  ++fits_;
+}
+
+// Job.update_local_bsz (simulator.py:64-83), before the engine's cap.
+BatchConfig PolluxPolicy::ChooseBatch(const IntervalJobView& job,
+                                      const std::vector<int>& placement) {
+  const PolluxApplication& app = *job.app;
+  const int num_nodes = static_cast<int>(placement.size());
+  int num_replicas = 0;
+  for (int r : placement) num_replicas += r;
+  const Agent* agent = nullptr;
+  if (auto it = agents_.find(job.index); it != agents_.end()) agent = &it->second;
+  // A fixed total batch: the artifact's ncf, or a synthetic job without batch-size adaptation
+  // (fixed_batch_size() is 0 for every profiled application).
+  const int fixed_total = app.name() == "ncf" ? kNcfBatchSize : app.fixed_batch_size();
+  if (fixed_total > 0 || agent == nullptr || !agent->perf) {
+    const int target = fixed_total > 0
+                           ? fixed_total
+                           : std::max(app.init_batch_size(), app.min_local_bsz() * num_replicas);
+    const models::GoodputChoice fixed =
+        models::FixedBatch(target, num_replicas, app.init_batch_size(), app.max_local_bsz());
+    return {fixed.atomic_bsz, fixed.accum_steps};
+  }
+  const models::GoodputFunction goodput(*agent->perf, agent->grad, app.init_batch_size());
+  const models::GoodputChoice best =
+      goodput.Optimize(num_nodes, num_replicas, BoundsOf(app), /*accumulation=*/true);
+  return {best.atomic_bsz, best.accum_steps};
+}
+
+int PolluxPolicy::MaxReplicas(const IntervalJobView& job, int total_gpus) const {
+  const PolluxApplication& app = *job.app;
+  if (app.name() == "ncf") return 1;
+  auto it = agents_.find(job.index);
+  const int profiled = it == agents_.end() ? 0 : it->second.max_profiled_replicas;
+  const int own_cap = app.max_replicas() > 0 ? app.max_replicas() : total_gpus;  // 0 = none
+  return std::min(
+      {std::max(2 * profiled, 1), total_gpus, own_cap, app.max_batch_size() / app.min_local_bsz()});
+}
+
+// _adapt_prev_states (pollux.py:60-86): rows of surviving jobs are matched by POSITION in the old
+// and the new row order (numpy fancy assignment), not by job identity; new jobs get zero rows.
+std::vector<GaState> PolluxPolicy::InitialStates(const std::vector<int>& rows, const GaState& base,
+                                                 int num_nodes) const {
+  if (previous_front_.empty()) return {base};
+  std::vector<int> src, dst;
+  for (std::size_t i = 0; i < previous_rows_.size(); ++i) {
+    if (std::find(rows.begin(), rows.end(), previous_rows_[i]) != rows.end()) src.push_back(i);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (std::find(previous_rows_.begin(), previous_rows_.end(), rows[i]) != previous_rows_.end()) {
+      dst.push_back(i);
+    }
+  }
+  std::vector<GaState> states;
+  for (const GaState& previous : previous_front_) {
+    GaState state(rows.size() * num_nodes, 0);
+    for (std::size_t k = 0; k < src.size(); ++k) {
+      std::copy_n(previous.begin() + src[k] * num_nodes, num_nodes,
+                  state.begin() + dst[k] * num_nodes);
+    }
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
+namespace {
+
+// The per-round objective of pollux.py:242-337 over a J×N state. A job's speedup and its term of
+// the power mean depend only on (nodes, replicas, row changed) within the round, so both are
+// memoised per job (same inputs, same doubles); one evaluation is then a pass over the state and
+// J table look-ups, summed in job order as the artifact does.
+class PolluxObjective {
+ public:
+  PolluxObjective(int num_nodes, int gpus_per_node, double p)
+      : nodes_(num_nodes),
+        gpus_per_node_(gpus_per_node),
+        p_(p),
+        replica_slots_(num_nodes * gpus_per_node + 1),
+        job_slots_(2 * (num_nodes + 1) * replica_slots_),
+        active_(num_nodes) {}
+
+  void AddJob(std::optional<models::SpeedupFunction> speedup, int fair_replicas, double factor,
+              const int* base_row) {
+    speedups_.push_back(std::move(speedup));
+    fair_replicas_.push_back(fair_replicas);
+    factors_.push_back(factor);
+    base_state_.insert(base_state_.end(), base_row, base_row + nodes_);
+    memo_.resize(memo_.size() + job_slots_);
+    rows_.emplace_back();
+  }
+
+  GaObjectives operator()(const GaState& state) {
+    const int J = static_cast<int>(speedups_.size()), N = nodes_;
+    const double dominant_share = 1.0 / (N * gpus_per_node_);
+    // One pass over the state: each row's nodes, replicas and whether it differs from the current
+    // allocation, and the nodes in use.
+    int* __restrict active = active_.data();
+    std::fill_n(active, N, 0);
+    for (int j = 0; j < J; ++j) {
+      const int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
+      const int* __restrict base = base_state_.data() + static_cast<std::size_t>(j) * N;
+      int nodes = 0, replicas = 0, difference = 0;
+      for (int n = 0; n < N; ++n) {
+        nodes += row[n] > 0;
+        replicas += row[n];
+        difference |= row[n] ^ base[n];
+        active[n] |= row[n] > 0;
+      }
+      rows_[j] = {nodes, replicas, difference != 0};
+    }
+    int active_nodes = 0;
+    for (int n = 0; n < N; ++n) active_nodes += active[n];
+    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
+    double power_sum = 0.0, utility = 0.0;
+    for (int j = 0; j < J; ++j) {
+      const RowStats& r = rows_[j];
+      const Memo& memo = Lookup(j, r.nodes, r.replicas, r.changed, dominant_share);
+      power_sum += memo.term;
+      if (r.replicas > 0 && total > 0) {
+        utility += memo.speedup / r.replicas * (r.replicas / total);
+      }
+    }
+    const double mean = p_ == 0 ? std::exp(power_sum / J) : std::pow(power_sum / J, 1.0 / p_);
+    return {-mean, -utility};
+  }
+
+ private:
+  struct RowStats {
+    int nodes = 0, replicas = 0;
+    bool changed = false;
+  };
+  struct Memo {
+    double speedup = -1.0;  ///< < 0: not computed yet (a speedup is ≥ 0)
+    double term = 0.0;      ///< the job's term of the power mean
+  };
+
+  const Memo& Lookup(int j, int nodes, int replicas, bool changed, double dominant_share) {
+    Memo& memo = memo_[static_cast<std::size_t>(j) * job_slots_ +
+                       2 * (static_cast<std::size_t>(nodes) * replica_slots_ + replicas) + changed];
+    if (memo.speedup < 0) {
+      const Memo& sibling = (&memo)[changed ? -1 : 1];  // same (nodes, replicas), other `changed`
+      memo.speedup = sibling.speedup >= 0 ? sibling.speedup : Speedup(j, nodes, replicas);
+      double scaled = memo.speedup * dominant_share * nodes_;
+      if (changed) scaled *= factors_[j];
+      memo.term = p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
+    }
+    return memo;
+  }
+
+  double Speedup(int j, int nodes, int replicas) {
+    return speedups_[j] ? (*speedups_[j])(nodes, replicas)
+                        : static_cast<double>(replicas) / fair_replicas_[j];
+  }
+
+  int nodes_, gpus_per_node_;
+  double p_;
+  std::size_t replica_slots_;  ///< replicas 0 .. N·G
+  std::size_t job_slots_;      ///< memo entries per job: (nodes, replicas, changed)
+  std::vector<std::optional<models::SpeedupFunction>> speedups_;
+  std::vector<int> fair_replicas_;
+  std::vector<double> factors_;
+  GaState base_state_;          ///< J×N, the current allocation
+  std::vector<Memo> memo_;      ///< [job][nodes][replicas][changed]
+  std::vector<int> active_;     ///< per node, scratch of one evaluation
+  std::vector<RowStats> rows_;  ///< per job, scratch of one evaluation
+};
+
+}  // namespace
+
+IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
+  const int N = cluster.num_nodes, total_gpus = N * cluster.gpus_per_node;
+  std::vector<const IntervalJobView*> jobs;
+  for (const IntervalJobView& job : cluster.jobs) jobs.push_back(&job);
+  std::stable_sort(jobs.begin(), jobs.end(), [](const auto* a, const auto* b) {
+    if (a->attained_service_gpu_s != b->attained_service_gpu_s) {
+      return a->attained_service_gpu_s < b->attained_service_gpu_s;
+    }
+    return a->spec->submission_time_s < b->spec->submission_time_s;
+  });
+  const int J = static_cast<int>(jobs.size());
+  const double dominant_share = 1.0 / total_gpus;
+  const int fair_replicas = static_cast<int>(std::ceil(1.0 / dominant_share / J));
+  const int fair_nodes = static_cast<int>(std::ceil(N * dominant_share));
+  GaProblem problem;
+  problem.num_jobs = J;
+  problem.num_nodes = N;
+  problem.base_state.assign(static_cast<std::size_t>(J) * N, 0);
+  problem.node_capacity.assign(N, cluster.gpus_per_node);
+  problem.min_replicas.assign(J, 0);
+  PolluxObjective objective(N, cluster.gpus_per_node, options_.p);
+  std::vector<int> rows;
+  const double delta = cluster.restart_delay_s;  // the engine's (IntervalSimulationOptions)
+  for (int j = 0; j < J; ++j) {
+    const IntervalJobView& job = *jobs[j];
+    rows.push_back(job.index);
+    for (int node : job.allocation) ++problem.base_state[j * N + node];
+    problem.max_replicas.push_back(MaxReplicas(job, total_gpus));
+    std::optional<models::SpeedupFunction> speedup;
+    auto it = agents_.find(job.index);
+    if (it != agents_.end() && it->second.perf) {
+      const models::GoodputFunction goodput(*it->second.perf, it->second.grad,
+                                            job.app->init_batch_size());
+      speedup.emplace(goodput, BoundsOf(*job.app), /*accumulation=*/true);
+      speedup->Rebase(fair_nodes, fair_replicas);
+    }
+    const double factor = std::max(job.age_s - job.num_restarts * delta, 0.0) / (job.age_s + delta);
+    objective.AddJob(std::move(speedup), fair_replicas, factor,
+                     problem.base_state.data() + static_cast<std::size_t>(j) * N);
+  }
+  problem.evaluate = [&objective](const GaState& state) { return objective(state); };
+  PhiloxRandom random(options_.seed, kPolluxGaStream, round_++);
+  const auto start = std::chrono::steady_clock::now();
+  GaResult result =
+      RunPolluxGa(problem, InitialStates(rows, problem.base_state, N), options_.ga, random);
+  ga_wall_s_ += Seconds(start);
+  evaluations_ += result.evaluations;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < result.values.size(); ++i) {
+    if (result.values[i][0] < result.values[best][0]) best = i;
+  }
+  IntervalDecision decision;
+  const GaState& state = result.front[best];
+  for (int j = 0; j < J; ++j) {
+    std::vector<int> allocation;
+    for (int n = 0; n < N; ++n) allocation.insert(allocation.end(), state[j * N + n], n);
+    if (!allocation.empty()) decision.allocations[rows[j]] = std::move(allocation);
+  }
+  previous_front_ = std::move(result.front);
+  previous_rows_ = std::move(rows);
+  return decision;
+}
+
+std::map<std::string, double> PolluxPolicy::Statistics() const {
+  return {{"pollux_rounds", static_cast<double>(round_)},
+          {"pollux_model_fits", static_cast<double>(fits_)},
+          {"pollux_ga_evaluations", static_cast<double>(evaluations_)},
+          {"pollux_ga_wall_s", ga_wall_s_},
+          {"pollux_fit_wall_s", fit_wall_s_}};
+}
+
+}  // namespace adaptsim

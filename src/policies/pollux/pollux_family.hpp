@@ -1,0 +1,13 @@
+// The Pollux family's table of policies (include/adaptsim/policy_family.hpp).
+#pragma once
+
+#include <vector>
+
+#include "adaptsim/policy_family.hpp"
+
+namespace adaptsim {
+
+/// pollux, optimus, tiresias; interval engine.
+std::vector<PolicyEntry> PolluxFamilyPolicies();
+
+}  // namespace adaptsim

@@ -1,0 +1,650 @@
+// PolluxSched's NSGA-II (A:simulator/pollux.py:115-200, 339-438; P:pymoo 0.4.2).
+#include "pollux_ga.hpp"
+
+#include <Random123/philox.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "adaptsim/error.hpp"
+
+namespace adaptsim {
+
+PhiloxRandom::PhiloxRandom(std::uint64_t seed, std::uint32_t stream, std::uint32_t substream)
+    : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)},
+      counter_{stream, 0, 0, substream} {}
+
+namespace {
+
+// PhiloxBlocks with r123::Philox4x32, one block at a time.
+void PhiloxBlocksScalar(const std::array<std::uint32_t, 4>& counter,
+                        const std::array<std::uint32_t, 2>& key, std::uint32_t* out) {
+  r123::Philox4x32 generator;
+  const r123::Philox4x32::key_type k = {{key[0], key[1]}};
+  std::array<std::uint32_t, 4> c = counter;
+  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
+    const r123::Philox4x32::ctr_type block = generator({{c[0], c[1], c[2], c[3]}}, k);
+    for (int i = 0; i < 4; ++i) out[4 * b + i] = block[i];
+    if (++c[1] == 0) ++c[2];
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// PhiloxBlocks with AVX2, one block per 32-bit lane: the 32×32→64-bit products of even and
+// odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
+__attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint32_t, 4>& counter,
+                                                      const std::array<std::uint32_t, 2>& key,
+                                                      std::uint32_t* out) {
+  alignas(32) std::uint32_t low[8], high[8];
+  const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
+  for (int b = 0; b < 8; ++b) {
+    low[b] = static_cast<std::uint32_t>(base + b);
+    high[b] = static_cast<std::uint32_t>((base + b) >> 32);
+  }
+  __m256i x0 = _mm256_set1_epi32(static_cast<int>(counter[0]));
+  __m256i x1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(low));
+  __m256i x2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(high));
+  __m256i x3 = _mm256_set1_epi32(static_cast<int>(counter[3]));
+  const __m256i m0 = _mm256_set1_epi32(static_cast<int>(PHILOX_M4x32_0));
+  const __m256i m1 = _mm256_set1_epi32(static_cast<int>(PHILOX_M4x32_1));
+  std::uint32_t k0 = key[0], k1 = key[1];
+  for (int round = 0; round < 10; ++round) {
+    const __m256i even0 = _mm256_mul_epu32(x0, m0);
+    const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(x0, 32), m0);
+    const __m256i even1 = _mm256_mul_epu32(x2, m1);
+    const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(x2, 32), m1);
+    const __m256i lo0 = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);
+    const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
+    const __m256i lo1 = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);
+    const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
+    x0 = _mm256_xor_si256(_mm256_xor_si256(hi1, x1), _mm256_set1_epi32(static_cast<int>(k0)));
+    x1 = lo1;
+    x2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32(static_cast<int>(k1)));
+    x3 = lo0;
+    k0 += PHILOX_W32_0;
+    k1 += PHILOX_W32_1;
+  }
+  // Transpose word-major lanes into block-major order.
+  const __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
+  const __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
+  const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+  const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+  auto* o = reinterpret_cast<__m256i*>(out);
+  _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(u0, u1, 0x20));
+  _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(u2, u3, 0x20));
+  _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(u0, u1, 0x31));
+  _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
+}
+#endif
+
+}  // namespace
+
+void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
+                  const std::array<std::uint32_t, 2>& key, std::uint32_t* out, bool vectorised) {
+  static_assert(kPhiloxBatchBlocks == 8, "PhiloxBlocksAvx2 computes 8 blocks");
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vectorised && __builtin_cpu_supports("avx2")) {
+    PhiloxBlocksAvx2(counter, key, out);
+    return;
+  }
+#endif
+  (void)vectorised;
+  PhiloxBlocksScalar(counter, key, out);
+}
+
+void PhiloxRandom::Refill() {
+  PhiloxBlocks(counter_, key_, buffer_.data());
+  const std::uint64_t next =
+      ((static_cast<std::uint64_t>(counter_[2]) << 32) | counter_[1]) + kPhiloxBatchBlocks;
+  counter_[1] = static_cast<std::uint32_t>(next);
+  counter_[2] = static_cast<std::uint32_t>(next >> 32);
+  used_ = 0;
+}
+
+void GaOptions::CheckOptions(const OptionContext& where) const {
+  if (max_mating_iterations < 1) where.Fail("max_mating_iterations", "must be >= 1");
+  if (max_nodes_per_job < 1) where.Fail("max_nodes_per_job", "must be >= 1");
+}
+
+namespace {
+
+bool Dominates(const GaObjectives& a, const GaObjectives& b) {
+  return a[0] <= b[0] && a[1] <= b[1] && (a[0] < b[0] || a[1] < b[1]);
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values) {
+  // Two objectives: sweep in lexicographic order; a point joins the first front whose last member
+  // (the one with the smallest second objective so far) does not dominate it.
+  std::vector<int> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  const bool has_nan = std::any_of(values.begin(), values.end(), [](const GaObjectives& v) {
+    return std::isnan(v[0]) || std::isnan(v[1]);
+  });
+  if (has_nan) {  // no strict weak order: keep std::stable_sort's own answer
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return values[a] < values[b]; });
+  } else {  // a total order with the index as tie-break: the stable order, without a buffer
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      return values[a] < values[b] || (values[a] == values[b] && a < b);
+    });
+  }
+  std::vector<std::vector<int>> fronts;
+  std::vector<int> last;
+  for (int index : order) {
+    std::size_t k = 0;
+    while (k < fronts.size() && Dominates(values[last[k]], values[index])) ++k;
+    if (k == fronts.size()) {
+      fronts.emplace_back();
+      last.push_back(index);
+    }
+    fronts[k].push_back(index);
+    last[k] = index;
+  }
+  for (auto& front : fronts) std::sort(front.begin(), front.end());
+  return fronts;
+}
+
+std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
+  constexpr double kInfinity = 1e14;
+  const std::size_t n = values.size();
+  std::vector<double> crowding(n, 0.0);
+  if (n <= 2) return std::vector<double>(n, kInfinity);
+  std::vector<int> unique;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool duplicate = false;
+    for (int u : unique) duplicate = duplicate || values[u] == values[i];
+    if (!duplicate) unique.push_back(static_cast<int>(i));
+  }
+  for (int m = 0; m < 2; ++m) {
+    std::vector<int> sorted = unique;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](int a, int b) { return values[a][m] < values[b][m]; });
+    const double norm = values[sorted.back()][m] - values[sorted.front()][m];
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      if (norm == 0) continue;  // NaN distances count 0
+      const double to_last = i == 0 ? std::numeric_limits<double>::infinity()
+                                    : (values[sorted[i]][m] - values[sorted[i - 1]][m]) / norm;
+      const double to_next = i + 1 == sorted.size()
+                                 ? std::numeric_limits<double>::infinity()
+                                 : (values[sorted[i + 1]][m] - values[sorted[i]][m]) / norm;
+      crowding[sorted[i]] += (to_last + to_next) / 2.0;
+    }
+  }
+  for (double& c : crowding)
+    if (std::isinf(c)) c = kInfinity;
+  return crowding;
+}
+
+namespace {
+
+// Per-run constants and buffers of the mutation and the repair (no allocation per offspring).
+struct GaScratch {
+  explicit GaScratch(const GaProblem& problem)
+      : distributed_holders(problem.num_nodes),
+        used(problem.num_nodes),
+        holders(problem.num_nodes),
+        order(problem.num_nodes),
+        values(problem.num_nodes),
+        one_in_ten(PhiloxRandom::Threshold(0.1)) {
+    // Mutation step 3: p = p1 + p2 − p1·p2 with p1 = 1/J and p2 = 1/(jobs on the node) for a job
+    // on it, else 0 (pollux.py:366-372): one threshold per number of holders, computed once.
+    const int J = problem.num_jobs;
+    const double p1 = 1.0 / J;
+    absent = PhiloxRandom::Threshold(p1 + 0.0 - p1 * 0.0);
+    present.resize(static_cast<std::size_t>(J) + 1);
+    for (int h = 1; h <= J; ++h) {
+      const double p2 = 1.0 / h;
+      present[h] = PhiloxRandom::Threshold(p1 + p2 - p1 * p2);
+    }
+  }
+  std::vector<int> distributed_holders;  ///< per node: distributed jobs on it so far (repair 1)
+  std::vector<int> used;                 ///< per node: replicas placed so far (repair 4, mutation)
+  std::vector<int> holders;              ///< per node: jobs with a replica on it (mutation)
+  std::vector<int> order;                ///< per node: random node order (repair 2-3)
+  std::vector<int> values;               ///< per node: a row before repair 2-3
+  std::vector<int> candidates, parents;  ///< tournament selection
+  std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
+  std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
+  std::vector<std::uint64_t> present;    ///< by holders: threshold of p1 + p2 − p1·p2
+};
+
+// One pass over the rows does the five steps of pollux.py:376-420 in the order stated in
+// pollux_ga.hpp: every step on row j reads only row j and per-node sums over the earlier rows
+// (distributed holders as they were before step 1 zeroed anything, replicas kept by step 4), and
+// only step 2-3 draws, in row order, so the pass equals the five passes over all rows one after
+// another, draw for draw.
+void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
+            GaState& state, GaScratch& scratch) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  // Distinct buffers: the row loops below vectorise without run-time overlap checks.
+  int* __restrict distributed_holders = scratch.distributed_holders.data();
+  int* __restrict used = scratch.used.data();
+  const int* __restrict capacity = problem.node_capacity.data();
+  std::fill_n(distributed_holders, N, 0);
+  std::fill_n(used, N, 0);
+  bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
+  for (int j = 0; j < J; ++j) {
+    int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
+    int total = 0, nodes = 0;
+    for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
+    // (1) At most one distributed job per node: once a node holds a second distributed job, every
+    // later row loses that node (pollux.py:385-390).
+    if (options.interference_avoidance) {
+      if (nodes > 1) {
+        int most = 0;
+        for (int n = 0; n < N; ++n) {
+          distributed_holders[n] += row[n] > 0;
+          most = std::max(most, distributed_holders[n]);
+        }
+        crowded = crowded || most > 1;
+      }
+      if (crowded) {
+        total = nodes = 0;
+        for (int n = 0; n < N; ++n) {
+          row[n] = distributed_holders[n] > 1 ? 0 : row[n];
+          total += row[n], nodes += row[n] > 0;
+        }
+      }
+    }
+    // (2)-(3) Max replicas and max nodes per job, over a random node order (pollux.py:391-403).
+    // Entries are ≥ 0, so once the replicas or the nodes are used up every later take is 0.
+    const int max_replicas = problem.max_replicas[j];
+    if (total > max_replicas || nodes > options.max_nodes_per_job) {
+      int* order = scratch.order.data();
+      int* values = scratch.values.data();
+      std::iota(order, order + N, 0);
+      random.Shuffle({order, static_cast<std::size_t>(N)});
+      std::copy_n(row, N, values);
+      std::fill_n(row, N, 0);
+      int kept = 0, kept_nodes = 0;
+      for (int i = 0; i < N && kept < max_replicas && kept_nodes < options.max_nodes_per_job; ++i) {
+        const int take = std::min(values[order[i]], max_replicas - kept);
+        kept += take;
+        kept_nodes += take > 0;
+        row[order[i]] = take;
+      }
+    }
+    // (4) Node capacity, earlier rows first (pollux.py:404-412).
+    for (int n = 0; n < N; ++n) {
+      const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+      used[n] += take;
+      row[n] = take;
+    }
+    // (5) min_replicas (pollux.py:416-419); a bound ≤ 0 never applies.
+    if (problem.min_replicas[j] > 0) {
+      total = 0;
+      for (int n = 0; n < N; ++n) total += row[n];
+      if (total < problem.min_replicas[j]) std::fill_n(row, N, 0);
+    }
+  }
+}
+
+// The contract the operators rely on (pollux_ga.hpp): entries and replica caps are counts.
+void CheckCounts(const GaProblem& problem, const GaState& state) {
+  const std::size_t size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
+  ADAPTSIM_CHECK(state.size() == size && problem.base_state.size() == size);
+  ADAPTSIM_CHECK(problem.max_replicas.size() == static_cast<std::size_t>(problem.num_jobs));
+  auto negative = [](int v) { return v < 0; };
+  ADAPTSIM_CHECK(std::none_of(state.begin(), state.end(), negative));
+  ADAPTSIM_CHECK(std::none_of(problem.base_state.begin(), problem.base_state.end(), negative));
+  ADAPTSIM_CHECK(std::none_of(problem.max_replicas.begin(), problem.max_replicas.end(), negative));
+}
+
+}  // namespace
+
+void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
+                 GaState& state) {
+  CheckCounts(problem, state);
+  GaScratch scratch(problem);
+  Repair(problem, options, random, state, scratch);
+}
+
+namespace {
+
+// pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
+// same test as Uniform() < p.
+void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state, GaScratch& scratch) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  const std::uint64_t one_in_ten = scratch.one_in_ten;
+  auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
+  for (int j = 0; j < J; ++j) {
+    if (random.Next() < one_in_ten) {
+      std::copy_n(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
+    }
+  }
+  for (int j = 0; j < J; ++j) {
+    if (random.Next() >= one_in_ten) continue;
+    int* r = row(j);
+    for (int n = 0; n < N; ++n)
+      if (random.Next() < one_in_ten) r[n] = 0;
+  }
+  int* __restrict used = scratch.used.data();
+  int* __restrict holders = scratch.holders.data();
+  std::fill_n(used, N, 0);
+  std::fill_n(holders, N, 0);
+  for (int j = 0; j < J; ++j) {
+    const int* __restrict r = row(j);
+    for (int n = 0; n < N; ++n) used[n] += r[n], holders[n] += r[n] > 0;
+  }
+  // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
+  // from before this step: no copy of the state is needed.
+  const std::uint64_t absent = scratch.absent;
+  for (int n = 0; n < N; ++n) {
+    const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
+    if (high - used[n] < 1) continue;           // no free GPU: p1 = p2 = 0
+    const std::uint64_t present = scratch.present[holders[n]];
+    // One draw per job; a hit (rare: p ≈ 1/J) draws the new count. The buffered words are
+    // scanned for the next hit, then drawn up to it.
+    int* column = state.data() + n;
+    for (int j = 0; j < J;) {
+      const std::span<const std::uint32_t> words = random.Buffered();
+      const int count = std::min(static_cast<int>(words.size()), J - j);
+      int k = 0;
+      while (k < count && words[k] >= (column[(j + k) * N] > 0 ? present : absent)) ++k;
+      if (k == count) {
+        random.Skip(count);
+        j += count;
+        continue;
+      }
+      random.Skip(k + 1);
+      int& entry = column[(j + k) * N];
+      if (entry < high) entry += random.Below(high - entry + 1);
+      j += k + 1;
+    }
+  }
+}
+
+}  // namespace
+
+void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state) {
+  CheckCounts(problem, state);
+  GaScratch scratch(problem);
+  Mutate(problem, random, state, scratch);
+}
+
+namespace {
+
+// The states of one GA run: slots of J×N entries reused through a free list, so that an offspring
+// costs no allocation; each slot keeps the hash of its state for the duplicate set.
+class StatePool {
+ public:
+  explicit StatePool(std::size_t state_size) : state_size_(state_size) {}
+  int Acquire() {
+    if (free_.empty()) {
+      states_.emplace_back(state_size_);
+      hashes_.push_back(0);
+      return static_cast<int>(states_.size()) - 1;
+    }
+    const int slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  void Release(int slot) { free_.push_back(slot); }
+  GaState& operator[](int slot) { return states_[slot]; }
+  const GaState& operator[](int slot) const { return states_[slot]; }
+  /// Stores the hash of the slot's state (call after its last change).
+  void Seal(int slot) { hashes_[slot] = Hash(states_[slot]); }
+  std::uint64_t hash(int slot) const { return hashes_[slot]; }
+
+ private:
+  static std::uint64_t Hash(const GaState& state) {
+    // Four independent multiply-xor lanes over pairs of entries, then mixed (any hash would do:
+    // it only places states in the duplicate set, whose membership is decided by equality).
+    constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
+    auto pair = [&](std::size_t i) {
+      return static_cast<std::uint32_t>(state[i]) |
+             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(state[i + 1])) << 32);
+    };
+    std::uint64_t lane[4] = {1, 2, 3, 4};
+    const std::size_t size = state.size();
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ pair(i + 2 * k)) * kMultiplier;
+    }
+    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(state[i])) * kMultiplier;
+    std::uint64_t h = lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29) ^ size;
+    h ^= h >> 32;
+    return h * kMultiplier;
+  }
+
+  std::size_t state_size_;
+  std::vector<GaState> states_;
+  std::vector<std::uint64_t> hashes_;
+  std::vector<int> free_;
+};
+
+// A set of pool slots with distinct states (open addressing on the sealed hashes, equality of the
+// states decides): the duplicate elimination of P:pymoo/model/mating.py.
+class StateSet {
+ public:
+  explicit StateSet(const StatePool& pool) : pool_(pool) {}
+  void Clear(std::size_t expected) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * expected) capacity *= 2;
+    table_.assign(capacity, -1);
+    size_ = 0;
+  }
+  /// Inserts a sealed slot; false (and the set unchanged) when an equal state is already in it.
+  bool Insert(int slot) {
+    if (2 * (size_ + 1) > table_.size()) Grow();
+    const std::uint64_t hash = pool_.hash(slot);
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const int other = table_[i];
+      if (other < 0) {
+        table_[i] = slot;
+        ++size_;
+        return true;
+      }
+      if (pool_.hash(other) == hash && pool_[other] == pool_[slot]) return false;
+    }
+  }
+
+ private:
+  void Grow() {
+    std::vector<int> old = std::move(table_);
+    table_.assign(2 * old.size(), -1);
+    const std::size_t mask = table_.size() - 1;
+    for (int slot : old) {
+      if (slot < 0) continue;
+      std::size_t i = pool_.hash(slot) & mask;
+      while (table_[i] >= 0) i = (i + 1) & mask;
+      table_[i] = slot;
+    }
+  }
+
+  const StatePool& pool_;
+  std::vector<int> table_;
+  std::size_t size_ = 0;
+};
+
+struct Individual {
+  int slot = -1;  ///< its state in the run's StatePool
+  GaObjectives f{};
+  int rank = 0;
+  double crowding = 0.0;
+};
+
+// Rank-and-crowding survival (P:pymoo/algorithms/nsga2.py RankAndCrowdingSurvival). The states of
+// the individuals that do not survive go back to the pool.
+std::vector<Individual> Survive(const std::vector<Individual>& pop, int n_survive,
+                                PhiloxRandom& random, StatePool& pool) {
+  std::vector<GaObjectives> values;
+  values.reserve(pop.size());
+  for (const Individual& ind : pop) values.push_back(ind.f);
+  std::vector<Individual> survivors;
+  survivors.reserve(n_survive);
+  std::vector<char> survives(pop.size(), 0);
+  const auto fronts = NonDominatedFronts(values);
+  std::vector<GaObjectives> front_values;
+  std::vector<int> order;
+  for (std::size_t k = 0; k < fronts.size(); ++k) {
+    if (static_cast<int>(survivors.size()) >= n_survive) break;
+    const std::vector<int>& front = fronts[k];
+    front_values.clear();
+    for (int i : front) front_values.push_back(values[i]);
+    const std::vector<double> crowding = CrowdingDistance(front_values);
+    order.resize(front.size());
+    std::iota(order.begin(), order.end(), 0);
+    if (survivors.size() + front.size() > static_cast<std::size_t>(n_survive)) {
+      // randomized_argsort, descending crowding: shuffle, then a stable sort.
+      random.Shuffle(order);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return crowding[a] > crowding[b]; });
+      order.resize(n_survive - survivors.size());
+    }
+    for (int i : order) {
+      Individual ind = pop[front[i]];  // each index is in exactly one front
+      ind.rank = static_cast<int>(k);
+      ind.crowding = crowding[i];
+      survivors.push_back(ind);
+      survives[front[i]] = 1;
+    }
+  }
+  for (std::size_t i = 0; i < pop.size(); ++i) {
+    if (!survives[i]) pool.Release(pop[i].slot);
+  }
+  return survivors;
+}
+
+// Binary tournament: dominance, then larger crowding, then a coin (nsga2.py binary_tournament).
+int Tournament(const std::vector<Individual>& pop, int a, int b, PhiloxRandom& random) {
+  if (Dominates(pop[a].f, pop[b].f)) return a;
+  if (Dominates(pop[b].f, pop[a].f)) return b;
+  if (pop[a].crowding > pop[b].crowding) return a;
+  if (pop[b].crowding > pop[a].crowding) return b;
+  return random.Uniform() < 0.5 ? a : b;
+}
+
+// Parents for `matings` matings into scratch.parents: tournaments over concatenated random
+// permutations (P:pymoo/operators/selection/tournament_selection.py).
+void SelectParents(const std::vector<Individual>& pop, int matings, PhiloxRandom& random,
+                   GaScratch& scratch) {
+  const int needed = matings * 2 * 2;
+  std::vector<int>& candidates = scratch.candidates;
+  candidates.clear();
+  const int n = static_cast<int>(pop.size());
+  while (static_cast<int>(candidates.size()) < needed) {
+    const std::size_t begin = candidates.size();
+    for (int i = 0; i < n; ++i) candidates.push_back(i);
+    random.Shuffle({candidates.data() + begin, static_cast<std::size_t>(n)});
+  }
+  std::vector<int>& parents = scratch.parents;
+  parents.resize(matings * 2);
+  for (int i = 0; i < matings * 2; ++i) {
+    parents[i] = Tournament(pop, candidates[2 * i], candidates[2 * i + 1], random);
+  }
+}
+
+// Offspring by crossover, mutation, repair and duplicate elimination (P:pymoo/model/mating.py).
+std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
+                             const std::vector<Individual>& pop, PhiloxRandom& random,
+                             StatePool& pool, StateSet& seen, GaScratch& scratch) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  seen.Clear(pop.size() + 2 * static_cast<std::size_t>(options.population_size));
+  for (const Individual& ind : pop) seen.Insert(ind.slot);
+  std::vector<Individual> offspring;
+  offspring.reserve(options.population_size);
+  std::vector<int> children, fresh;
+  std::vector<int> dropped;  // in `seen` until the mating ends, so not reused before
+  for (int iteration = 0; iteration < options.max_mating_iterations &&
+                          static_cast<int>(offspring.size()) < options.population_size;
+       ++iteration) {
+    const int remaining = options.population_size - static_cast<int>(offspring.size());
+    const int matings = (remaining + 1) / 2;
+    SelectParents(pop, matings, random, scratch);
+    children.clear();
+    for (int m = 0; m < matings; ++m) {
+      const int child_a = pool.Acquire(), child_b = pool.Acquire();  // may move the slots
+      const GaState& a = pool[pop[scratch.parents[2 * m]].slot];
+      const GaState& b = pool[pop[scratch.parents[2 * m + 1]].slot];
+      // Single point over jobs: rows j < point are swapped (pollux.py:339-352).
+      std::size_t split = 0;
+      if (random.Uniform() < options.crossover_probability) {
+        split = static_cast<std::size_t>(random.Below(J)) * N;
+      }
+      GaState& ca = pool[child_a];
+      GaState& cb = pool[child_b];
+      std::copy(b.begin(), b.begin() + split, ca.begin());
+      std::copy(a.begin() + split, a.end(), ca.begin() + split);
+      std::copy(a.begin(), a.begin() + split, cb.begin());
+      std::copy(b.begin() + split, b.end(), cb.begin() + split);
+      children.push_back(child_a);
+      children.push_back(child_b);
+    }
+    fresh.clear();
+    for (int child : children) {
+      Mutate(problem, random, pool[child], scratch);
+      Repair(problem, options, random, pool[child], scratch);
+      pool.Seal(child);
+      if (seen.Insert(child)) {
+        fresh.push_back(child);
+      } else {
+        pool.Release(child);
+      }
+    }
+    if (static_cast<int>(fresh.size()) > remaining) {  // random subset (mating.py)
+      random.Shuffle(fresh);
+      dropped.insert(dropped.end(), fresh.begin() + remaining, fresh.end());
+      fresh.resize(remaining);
+    }
+    for (int slot : fresh) offspring.push_back({slot});
+  }
+  for (int slot : dropped) pool.Release(slot);
+  return offspring;
+}
+
+}  // namespace
+
+GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
+                     const GaOptions& options, PhiloxRandom& random) {
+  ADAPTSIM_CHECK(!initial.empty());
+  const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
+  GaResult result;
+  StatePool pool(state_size);
+  StateSet seen(pool);
+  GaScratch scratch(problem);
+  std::vector<Individual> pop;
+  seen.Clear(initial.size());
+  for (const GaState& state : initial) {
+    CheckCounts(problem, state);
+    const int slot = pool.Acquire();
+    pool[slot] = state;
+    Repair(problem, options, random, pool[slot], scratch);
+    pool.Seal(slot);
+    if (seen.Insert(slot)) {
+      pop.push_back({slot});
+    } else {
+      pool.Release(slot);
+    }
+  }
+  for (Individual& ind : pop) ind.f = problem.evaluate(pool[ind.slot]);
+  result.evaluations += static_cast<std::int64_t>(pop.size());
+  const int initial_size = static_cast<int>(pop.size());
+  pop = Survive(pop, initial_size, random, pool);
+  for (int generation = 1; generation < options.generations; ++generation) {
+    std::vector<Individual> offspring = Mate(problem, options, pop, random, pool, seen, scratch);
+    for (Individual& ind : offspring) ind.f = problem.evaluate(pool[ind.slot]);
+    result.evaluations += static_cast<std::int64_t>(offspring.size());
+    pop.insert(pop.end(), offspring.begin(), offspring.end());
+    pop = Survive(pop, options.population_size, random, pool);
+  }
+  std::vector<GaObjectives> values;
+  for (const Individual& ind : pop) values.push_back(ind.f);
+  const std::vector<std::vector<int>> fronts = NonDominatedFronts(values);
+  for (int i : fronts.front()) {
+    result.front.push_back(pool[pop[i].slot]);
+    result.values.push_back(pop[i].f);
+  }
+  return result;
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,105 @@
+// The interval engine's tasks (docs/pollux.md): a Pollux workload with its profile folder, or a
+// Shockwave trace with a catalogue (pollux_trace_workload.hpp), run by pollux, optimus or
+// tiresias.
+#include <cmath>
+#include <filesystem>
+#include <variant>
+
+#include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/engine_tasks.hpp"
+#include "adaptsim/error.hpp"
+#include "adaptsim/interval_simulator.hpp"
+#include "adaptsim/registry.hpp"
+#include "adaptsim/trace.hpp"
+#include "pollux_trace_workload.hpp"
+#include "production_task.hpp"
+
+namespace adaptsim {
+
+namespace {
+
+std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const TaskConfig& task) {
+  PolicyInstance policy = MakePolicy(task.policy, task.policy_options, "policy_options", task.seed);
+  auto* interval = std::get_if<std::unique_ptr<IntervalPolicy>>(&policy);
+  ADAPTSIM_CHECK(interval != nullptr);  // the table's engine and the policy's interface agree
+  return std::move(*interval);
+}
+
+/// A Pollux workload CSV and its profile folder.
+std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task,
+                                                         const RunBudget& budget) {
+  const IntervalSimulationOptions options =
+      task.interval.Resolve(task.simulation.num_gpus, IntervalSimulationOptions{}.gpus_per_node);
+  auto apps = std::make_unique<PolluxApplications>(task.throughputs_path);
+  // A production log becomes a workload by the artifact's rule (docs/production.md).
+  std::map<std::string, std::int64_t> statistics;
+  PolluxWorkload workload = task.production ? BuildTaskPolluxWorkload(task, *apps, statistics)
+                                            : ReadPolluxWorkload(task.trace_path);
+  CheckWorkloadAgainstProfiles(workload, *apps);
+  auto simulation = std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
+                                                         MakeIntervalPolicy(task), options, budget);
+  if (statistics.empty()) return simulation;
+  return WithInputStatistics(std::move(simulation), std::move(statistics));
+}
+
+/// Pollux on a Shockwave trace (pollux_trace_workload.hpp): the catalogue model is the truth, the
+/// cluster has the catalogue's node size unless the options say otherwise. Per-job results name
+/// the trace's models (each job's synthetic application stays in IntervalJobExtras), ρ against
+/// Shockwave's T_excl.
+class PolluxTraceSimulation final : public Simulation {
+ public:
+  PolluxTraceSimulation(const TaskConfig& task, const RunBudget& budget, Trace trace)
+      : trace_(std::move(trace)) {
+    const Catalogue catalogue = LoadPolluxTraceCatalogue(task.throughputs_path);
+    const IntervalSimulationOptions options =
+        task.interval.Resolve(task.simulation.num_gpus, catalogue.gpus_per_node);
+    auto apps = std::make_unique<PolluxApplications>("");
+    // A measured table (not a .toml catalogue) also gives T_excl, as in the round engine.
+    std::unique_ptr<ThroughputSource> table;
+    const std::string& path = task.throughputs_path;
+    if (path.size() < 5 || path.compare(path.size() - 5, 5, ".toml") != 0) {
+      table = models::LoadThroughputSource(path);
+    }
+    PolluxTraceInputs inputs = BuildPolluxTraceInputs(trace_, catalogue, *apps, table.get());
+    exclusive_time_s_ = std::move(inputs.exclusive_time_s);
+    engine_ = std::make_unique<IntervalSimulation>(std::move(inputs.workload), std::move(apps),
+                                                   MakeIntervalPolicy(task), options, budget);
+  }
+
+  SimulationResult Run(const RoundObserver& observer) override {
+    SimulationResult result = engine_->Run(observer);
+    for (JobResult& job : result.jobs) {
+      job.workload = trace_.jobs[job.id].model;
+      job.exclusive_time_s = exclusive_time_s_[job.id];
+    }
+    return result;
+  }
+
+ private:
+  Trace trace_;
+  std::vector<double> exclusive_time_s_;
+  std::unique_ptr<IntervalSimulation> engine_;
+};
+
+}  // namespace
+
+std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task,
+                                                   const RunBudget& budget) {
+  // The profile folder of the Pollux artifact holds one sub-folder per application; any other
+  // throughputs input is a catalogue or measured table for a Shockwave trace.
+  if (std::filesystem::is_directory(task.throughputs_path)) {
+    return MakePolluxWorkloadSimulation(task, budget);
+  }
+  if (!task.production) {
+    return std::make_unique<PolluxTraceSimulation>(task, budget, ReadTrace(task.trace_path));
+  }
+  // The same simulated trace as the round engine builds from the log with these throughputs.
+  ProductionTrace built =
+      BuildTaskProductionTrace(task, *models::LoadThroughputSource(task.throughputs_path));
+  std::map<std::string, std::int64_t> statistics = InputStatisticsOf(built);
+  return WithInputStatistics(
+      std::make_unique<PolluxTraceSimulation>(task, budget, std::move(built.trace)),
+      std::move(statistics));
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,332 @@
+// The Pollux GA's building blocks against plain transcriptions: the batched Philox stream against
+// Random123 called once per block, the integer thresholds against Uniform() < p, and the one-pass
+// repair and the mutation against the operators of A:simulator/pollux.py:354-420 written out
+// step by step (draw for draw: the same states and the same next draw), and the duplicate-free
+// offspring of a GA run.
+#include <Random123/philox.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <vector>
+
+#include "policies/pollux/pollux_ga.hpp"
+
+namespace adaptsim {
+namespace {
+
+std::array<std::uint32_t, 4> Random123Block(std::array<std::uint32_t, 4> counter,
+                                            std::array<std::uint32_t, 2> key) {
+  r123::Philox4x32 generator;
+  const r123::Philox4x32::ctr_type out =
+      generator({{counter[0], counter[1], counter[2], counter[3]}}, {{key[0], key[1]}});
+  return {out[0], out[1], out[2], out[3]};
+}
+
+TEST(PhiloxRandom, BlocksMatchRandom123AcrossTheCounterCarry) {
+  const std::vector<std::array<std::uint32_t, 4>> counters = {
+      {0, 0, 0, 0},
+      {0x506f6c78, 17, 0, 3},
+      {1, 0xFFFFFFFC, 0, 9},           // c1 wraps inside the batch: carry into c2
+      {2, 0xFFFFFFFA, 0xFFFFFFFF, 1},  // the 64-bit (c2:c1) wraps to 0
+      {0xFFFFFFFF, 0x7FFFFFFF, 0x12345678, 0xFFFFFFFF}};
+  const std::vector<std::array<std::uint32_t, 2>> keys = {{0, 0}, {42, 0}, {0xDEADBEEF, 7}};
+  for (const auto& counter : counters) {
+    for (const auto& key : keys) {
+      for (bool vectorised : {true, false}) {
+        std::array<std::uint32_t, 4 * kPhiloxBatchBlocks> words{};
+        PhiloxBlocks(counter, key, words.data(), vectorised);
+        std::array<std::uint32_t, 4> c = counter;
+        for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
+          const auto expected = Random123Block(c, key);
+          for (int i = 0; i < 4; ++i) {
+            EXPECT_EQ(words[4 * b + i], expected[i])
+                << "block " << b << " word " << i << " vectorised " << vectorised;
+          }
+          if (++c[1] == 0) ++c[2];
+        }
+      }
+    }
+  }
+}
+
+TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
+  const std::uint64_t seed = 0x0123456789ABCDEFull;
+  const std::uint32_t stream = 5, substream = 11;
+  PhiloxRandom one_by_one(seed, stream, substream), buffered(seed, stream, substream);
+  std::vector<std::uint32_t> expected;
+  for (std::uint32_t block = 0; block < 40; ++block) {
+    const auto words =
+        Random123Block({stream, block, 0, substream},
+                       {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
+    expected.insert(expected.end(), words.begin(), words.end());
+  }
+  for (std::uint32_t word : expected) EXPECT_EQ(one_by_one.Next(), word);
+  // Buffered() shows the next words; Skip(k) draws k of them; chunks of 1..7 across refills.
+  std::size_t drawn = 0;
+  for (std::size_t chunk = 1; drawn < expected.size(); chunk = chunk % 7 + 1) {
+    const std::span<const std::uint32_t> words = buffered.Buffered();
+    ASSERT_GE(words.size(), 1u);
+    const std::size_t take = std::min({chunk, words.size(), expected.size() - drawn});
+    for (std::size_t i = 0; i < take; ++i) EXPECT_EQ(words[i], expected[drawn + i]);
+    buffered.Skip(take);
+    drawn += take;
+  }
+  // Uniform and Below are functions of the next word.
+  PhiloxRandom a(seed, stream), b(seed, stream);
+  for (int i = 0; i < 100; ++i) {
+    const std::uint32_t w = a.Next();
+    EXPECT_EQ(b.Uniform(), w * (1.0 / 4294967296.0));
+    const std::uint32_t v = a.Next();
+    EXPECT_EQ(b.Below(i + 1), static_cast<int>((std::uint64_t{v} * (i + 1)) >> 32));
+  }
+}
+
+TEST(PhiloxRandom, ThresholdIsTheUniformComparison) {
+  const double two32 = 4294967296.0;
+  std::vector<double> probabilities = {0.0,
+                                       -0.5,
+                                       std::numeric_limits<double>::quiet_NaN(),
+                                       std::numeric_limits<double>::denorm_min(),
+                                       1e-300,
+                                       1.0 / two32,
+                                       3.0 / two32,
+                                       0.1,
+                                       1.0 / 3.0,
+                                       0.5,
+                                       1.0 - 1.0 / (2 * two32),
+                                       1.0 - 1.0 / two32,
+                                       1.0,
+                                       2.0,
+                                       std::numeric_limits<double>::infinity()};
+  PhiloxRandom random(9, 9);
+  for (int i = 0; i < 200; ++i) probabilities.push_back(random.Uniform());
+  for (int j = 1; j <= 40; ++j) {  // the mutation's p1 + p2 − p1·p2
+    for (int h = 1; h <= j; ++h) {
+      const double p1 = 1.0 / j, p2 = 1.0 / h;
+      probabilities.push_back(p1 + p2 - p1 * p2);
+    }
+  }
+  for (double p : probabilities) {
+    const std::uint64_t threshold = PhiloxRandom::Threshold(p);
+    std::vector<std::uint64_t> words = {0, 1, 0xFFFFFFFFull, 0x80000000ull};
+    for (std::uint64_t w : {threshold, threshold - 1, threshold + 1}) {
+      if (w <= 0xFFFFFFFFull) words.push_back(w);
+    }
+    if (p > 0 && p < 1) {
+      const double scaled = p * two32;
+      for (double w : {std::floor(scaled), std::ceil(scaled), std::floor(scaled) - 1}) {
+        if (w >= 0 && w <= 0xFFFFFFFFull) words.push_back(static_cast<std::uint64_t>(w));
+      }
+    }
+    for (int i = 0; i < 20; ++i) words.push_back(random.Next());
+    for (std::uint64_t w : words) {
+      const bool uniform_below = static_cast<std::uint32_t>(w) * (1.0 / two32) < p;
+      EXPECT_EQ(w < threshold, uniform_below) << "p " << p << " word " << w;
+    }
+  }
+}
+
+// pollux.py:354-374 transcribed entry by entry with Uniform() < p.
+void ReferenceMutate(const GaProblem& problem, PhiloxRandom& random, GaState& state) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  auto at = [&](int j, int n) -> int& { return state[static_cast<std::size_t>(j) * N + n]; };
+  for (int j = 0; j < J; ++j) {
+    if (random.Uniform() < 0.1) {
+      for (int n = 0; n < N; ++n) at(j, n) = problem.base_state[j * N + n];
+    }
+  }
+  for (int j = 0; j < J; ++j) {
+    if (random.Uniform() >= 0.1) continue;
+    for (int n = 0; n < N; ++n)
+      if (random.Uniform() < 0.1) at(j, n) = 0;
+  }
+  const GaState before = state;
+  for (int n = 0; n < N; ++n) {
+    int used = 0, holders = 0;
+    for (int j = 0; j < J; ++j) used += before[j * N + n], holders += before[j * N + n] > 0;
+    if (problem.node_capacity[n] - used < 1) continue;
+    const double p1 = 1.0 / J;
+    for (int j = 0; j < J; ++j) {
+      const int current = before[j * N + n];
+      const double p2 = current > 0 ? 1.0 / holders : 0.0;
+      if (random.Uniform() < p1 + p2 - p1 * p2) {
+        const int high = problem.node_capacity[n];
+        at(j, n) = current >= high ? current : current + random.Below(high - current + 1);
+      }
+    }
+  }
+}
+
+// pollux.py:376-420 transcribed as five passes over the whole state.
+void ReferenceRepair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
+                     GaState& state) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  auto at = [&](int j, int n) -> int& { return state[static_cast<std::size_t>(j) * N + n]; };
+  if (options.interference_avoidance) {
+    std::vector<char> distributed(J);
+    for (int j = 0; j < J; ++j) {
+      int nodes = 0;
+      for (int n = 0; n < N; ++n) nodes += at(j, n) > 0;
+      distributed[j] = nodes > 1;
+    }
+    for (int n = 0; n < N; ++n) {
+      int count = 0;
+      for (int j = 0; j < J; ++j) {
+        count += distributed[j] && at(j, n) > 0;
+        if (count > 1) at(j, n) = 0;
+      }
+    }
+  }
+  for (int j = 0; j < J; ++j) {
+    int total = 0, nodes = 0;
+    for (int n = 0; n < N; ++n) total += at(j, n), nodes += at(j, n) > 0;
+    if (total <= problem.max_replicas[j] && nodes <= options.max_nodes_per_job) continue;
+    std::vector<int> order(N);
+    std::iota(order.begin(), order.end(), 0);
+    for (int i = N - 1; i > 0; --i) std::swap(order[i], order[random.Below(i + 1)]);
+    int kept = 0, kept_nodes = 0;
+    for (int n : order) {
+      int take = std::min(at(j, n), problem.max_replicas[j] - kept);
+      if (take > 0 && kept_nodes >= options.max_nodes_per_job) take = 0;
+      kept += take;
+      kept_nodes += take > 0;
+      at(j, n) = take;
+    }
+  }
+  for (int n = 0; n < N; ++n) {
+    int used = 0;
+    for (int j = 0; j < J; ++j) {
+      const int take = std::min(at(j, n), std::max(problem.node_capacity[n] - used, 0));
+      used += take;
+      at(j, n) = take;
+    }
+  }
+  for (int j = 0; j < J; ++j) {
+    int total = 0;
+    for (int n = 0; n < N; ++n) total += at(j, n);
+    if (total < problem.min_replicas[j]) {
+      for (int n = 0; n < N; ++n) at(j, n) = 0;
+    }
+  }
+}
+
+struct RandomInstance {
+  GaProblem problem;
+  GaOptions options;
+  GaState state;
+};
+
+// Random shapes and bounds, including empty nodes, tight replica and node caps, min_replicas
+// and interference avoidance on and off.
+RandomInstance MakeInstance(PhiloxRandom& random) {
+  RandomInstance instance;
+  GaProblem& problem = instance.problem;
+  problem.num_jobs = 1 + random.Below(14);
+  problem.num_nodes = 1 + random.Below(20);
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(9));
+  for (int j = 0; j < J; ++j) {
+    problem.max_replicas.push_back(1 + random.Below(12));
+    problem.min_replicas.push_back(random.Below(4) == 0 ? random.Below(4) : 0);
+  }
+  for (int i = 0; i < J * N; ++i) {
+    problem.base_state.push_back(random.Below(3) == 0 ? random.Below(5) : 0);
+    instance.state.push_back(random.Below(2) == 0 ? random.Below(9) : 0);
+  }
+  instance.options.interference_avoidance = random.Below(4) != 0;
+  instance.options.max_nodes_per_job = 1 + random.Below(N + 2);
+  return instance;
+}
+
+// `apply` and `reference` on 3000 random instances: the same states and the same next draw.
+template <typename Apply, typename Reference>
+void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference) {
+  PhiloxRandom instances(seed, 1);
+  int changed = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const RandomInstance instance = MakeInstance(instances);
+    GaState expected = instance.state, actual = instance.state;
+    PhiloxRandom reference_random(trial, seed), random(trial, seed);
+    reference(instance, reference_random, expected);
+    apply(instance, random, actual);
+    ASSERT_EQ(actual, expected) << "trial " << trial;
+    ASSERT_EQ(random.Next(), reference_random.Next()) << "trial " << trial << ": draws differ";
+    changed += actual != instance.state;
+  }
+  EXPECT_GT(changed, 1000);  // the instances exercise the operator
+}
+
+TEST(PolluxGaOperators, OnePassRepairEqualsTheFivePassesDrawForDraw) {
+  ExpectSameAsReference(
+      1,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        RepairState(i.problem, i.options, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceRepair(i.problem, i.options, random, state);
+      });
+}
+
+TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorDrawForDraw) {
+  ExpectSameAsReference(
+      3,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        MutateState(i.problem, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceMutate(i.problem, random, state);
+      });
+}
+
+TEST(PolluxGa, OffspringOfAGenerationAreDistinct) {
+  // A large state space, so that every generation finds population_size new states: the
+  // evaluations are then the initial state followed by one batch per generation.
+  GaProblem problem;
+  problem.num_jobs = 8;
+  problem.num_nodes = 8;
+  problem.base_state.assign(64, 0);
+  problem.max_replicas.assign(8, 16);
+  problem.min_replicas.assign(8, 0);
+  problem.node_capacity.assign(8, 8);
+  std::vector<GaState> trajectory;
+  problem.evaluate = [&trajectory](const GaState& s) {
+    trajectory.push_back(s);
+    double used = 0, spread = 0;
+    for (int j = 0; j < 8; ++j) {
+      int nodes = 0;
+      for (int n = 0; n < 8; ++n) used += s[j * 8 + n], nodes += s[j * 8 + n] > 0;
+      spread += nodes;
+    }
+    return GaObjectives{-used, spread};
+  };
+  GaOptions options;
+  options.population_size = 40;
+  options.generations = 25;
+  PhiloxRandom random(5, 1);
+  const GaResult result = RunPolluxGa(problem, {problem.base_state}, options, random);
+  ASSERT_EQ(result.evaluations, 1 + (options.generations - 1) * options.population_size);
+  ASSERT_EQ(static_cast<std::int64_t>(trajectory.size()), result.evaluations);
+  for (std::size_t begin = 1; begin < trajectory.size(); begin += options.population_size) {
+    const std::set<GaState> batch(trajectory.begin() + begin,
+                                  trajectory.begin() + begin + options.population_size);
+    EXPECT_EQ(batch.size(), static_cast<std::size_t>(options.population_size))
+        << "generation " << begin / options.population_size + 1;
+  }
+  // The final front is non-dominated and made of evaluated states.
+  for (std::size_t i = 0; i < result.front.size(); ++i) {
+    EXPECT_NE(std::find(trajectory.begin(), trajectory.end(), result.front[i]), trajectory.end());
+    for (std::size_t k = 0; k < result.values.size(); ++k) {
+      const auto& a = result.values[k];
+      const auto& b = result.values[i];
+      EXPECT_FALSE(a[0] <= b[0] && a[1] <= b[1] && (a[0] < b[0] || a[1] < b[1]));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace adaptsim
