@@ -196,8 +196,8 @@ class InstallTest(unittest.TestCase):
             self.assertIn(f"PROBE {expected}\n", run.stderr)
 
     def test_a_build_for_another_interpreter_is_refused(self):
-        # A build folder as CMake leaves it (CMakeCache.txt, python/build.json), configured for
-        # an interpreter that is not the one running pip.
+        # A build folder as CMake leaves it (CMakeCache.txt, build.json in its python folder),
+        # made for an interpreter that is not the one running pip.
         record = dict(build_record(), python_executable="/opt/python3.12/bin/python3",
                       python_version="3.12.1", python_soabi="cpython-312-x86_64-linux-gnu")
         with tempfile.TemporaryDirectory() as folder:
