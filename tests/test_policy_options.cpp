@@ -230,6 +230,7 @@ StructView View() {
 const std::map<std::string, StructView>& Structs() {
   static const std::map<std::string, StructView> kStructs = {
       {"fifo", View<FifoOptions>()},
+      {"fifo_perf", View<FifoAdmissionOptions>()},
       {"gandiva_fair", View<NoOptions>()},
       {"max_min_fairness", View<MaxMinFairnessOptions>()},
       {"replay", View<ReplayOptions>()},

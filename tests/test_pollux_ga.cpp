@@ -1,8 +1,9 @@
 // The Pollux GA's building blocks against plain transcriptions: the batched Philox stream against
 // Random123 called once per block, the integer thresholds against Uniform() < p, and the one-pass
 // repair and the mutation against the operators of A:simulator/pollux.py:354-420 written out
-// step by step (draw for draw: the same states and the same next draw), and the duplicate-free
-// offspring of a GA run.
+// step by step (draw for draw: the same states and the same next draw), the sweep-based
+// non-dominated sorting and crowding against pymoo's definitions written out plainly, and the
+// duplicate-free offspring of a GA run.
 #include <Random123/philox.h>
 #include <gtest/gtest.h>
 
@@ -32,6 +33,7 @@ TEST(PhiloxRandom, BlocksMatchRandom123AcrossTheCounterCarry) {
       {0, 0, 0, 0},
       {0x506f6c78, 17, 0, 3},
       {1, 0xFFFFFFFC, 0, 9},           // c1 wraps inside the batch: carry into c2
+      {3, 0xFFFFFFF6, 5, 2},           // ... in the batch's second set of 8 blocks
       {2, 0xFFFFFFFA, 0xFFFFFFFF, 1},  // the 64-bit (c2:c1) wraps to 0
       {0xFFFFFFFF, 0x7FFFFFFF, 0x12345678, 0xFFFFFFFF}};
   const std::vector<std::array<std::uint32_t, 2>> keys = {{0, 0}, {42, 0}, {0xDEADBEEF, 7}};
@@ -59,7 +61,7 @@ TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
   const std::uint32_t stream = 5, substream = 11;
   PhiloxRandom one_by_one(seed, stream, substream), buffered(seed, stream, substream);
   std::vector<std::uint32_t> expected;
-  for (std::uint32_t block = 0; block < 40; ++block) {
+  for (std::uint32_t block = 0; block < 400; ++block) {
     const auto words =
         Random123Block({stream, block, 0, substream},
                        {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
@@ -75,6 +77,19 @@ TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
     for (std::size_t i = 0; i < take; ++i) EXPECT_EQ(words[i], expected[drawn + i]);
     buffered.Skip(take);
     drawn += take;
+  }
+  // Reserve(k) shows at least k next words (computing blocks ahead, across refills and after a
+  // partial use of the buffer); Skip draws some of them, and Next continues the stream.
+  PhiloxRandom reserved(seed, stream, substream);
+  drawn = 0;
+  for (std::size_t count = 1; drawn + count < expected.size(); count = (count * 7 + 3) % 157) {
+    const std::span<const std::uint32_t> words = reserved.Reserve(count);
+    ASSERT_GE(words.size(), count);
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(words[i], expected[drawn + i]);
+    const std::size_t take = count / 2 + 1;
+    reserved.Skip(take);
+    drawn += take;
+    ASSERT_EQ(reserved.Next(), expected[drawn++]);
   }
   // Uniform and Below are functions of the next word.
   PhiloxRandom a(seed, stream), b(seed, stream);
@@ -226,7 +241,7 @@ struct RandomInstance {
 RandomInstance MakeInstance(PhiloxRandom& random) {
   RandomInstance instance;
   GaProblem& problem = instance.problem;
-  problem.num_jobs = 1 + random.Below(14);
+  problem.num_jobs = 1 + random.Below(30);
   problem.num_nodes = 1 + random.Below(20);
   const int J = problem.num_jobs, N = problem.num_nodes;
   for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(9));
@@ -326,6 +341,102 @@ TEST(PolluxGa, OffspringOfAGenerationAreDistinct) {
       EXPECT_FALSE(a[0] <= b[0] && a[1] <= b[1] && (a[0] < b[0] || a[1] < b[1]));
     }
   }
+}
+
+// Non-dominated sorting by definition (P:pymoo/util/nds/fast_non_dominated_sort.py): a front is
+// the points dominated by no point left, in index order.
+std::vector<std::vector<int>> ReferenceFronts(const std::vector<GaObjectives>& values) {
+  auto dominates = [](const GaObjectives& a, const GaObjectives& b) {
+    return a[0] <= b[0] && a[1] <= b[1] && (a[0] < b[0] || a[1] < b[1]);
+  };
+  std::vector<char> left(values.size(), 1);
+  std::vector<std::vector<int>> fronts;
+  for (std::size_t done = 0; done < values.size();) {
+    std::vector<int> front;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!left[i]) continue;
+      bool dominated = false;
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        dominated = dominated || (left[k] && dominates(values[k], values[i]));
+      }
+      if (!dominated) front.push_back(static_cast<int>(i));
+    }
+    for (int i : front) left[i] = 0;
+    done += front.size();
+    fronts.push_back(std::move(front));
+  }
+  return fronts;
+}
+
+// P:pymoo/algorithms/nsga2.py calc_crowding_distance written out: duplicates (the later copies)
+// count 0, the rest are sorted stably per objective, boundaries get 1e14.
+std::vector<double> ReferenceCrowding(const std::vector<GaObjectives>& values) {
+  const std::size_t n = values.size();
+  if (n <= 2) return std::vector<double>(n, 1e14);
+  std::vector<double> crowding(n, 0.0);
+  std::vector<int> unique;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool duplicate = false;
+    for (int u : unique) duplicate = duplicate || values[u] == values[i];
+    if (!duplicate) unique.push_back(static_cast<int>(i));
+  }
+  for (int m = 0; m < 2; ++m) {
+    std::vector<int> sorted = unique;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](int a, int b) { return values[a][m] < values[b][m]; });
+    const double norm = values[sorted.back()][m] - values[sorted.front()][m];
+    if (norm == 0) continue;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      const double inf = std::numeric_limits<double>::infinity();
+      const double to_last =
+          i == 0 ? inf : (values[sorted[i]][m] - values[sorted[i - 1]][m]) / norm;
+      const double to_next =
+          i + 1 == sorted.size() ? inf : (values[sorted[i + 1]][m] - values[sorted[i]][m]) / norm;
+      crowding[sorted[i]] += (to_last + to_next) / 2.0;
+    }
+  }
+  for (double& c : crowding)
+    if (std::isinf(c)) c = 1e14;
+  return crowding;
+}
+
+// Populations with many ties and duplicates (values on a coarse grid, ±0), and some NaN.
+std::vector<GaObjectives> RandomObjectives(PhiloxRandom& random, bool with_nan) {
+  const int n = 1 + random.Below(220), grid = 1 + random.Below(12);
+  std::vector<GaObjectives> values(n);
+  for (GaObjectives& v : values) {
+    for (double& x : v) {
+      x = random.Below(grid) - grid / 2.0;
+      if (x == 0 && random.Below(2)) x = -0.0;
+      if (with_nan && random.Below(30) == 0) x = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return values;
+}
+
+TEST(PolluxGa, NonDominatedSortingEqualsTheDefinition) {
+  PhiloxRandom random(11, 2);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, false);
+    ASSERT_EQ(NonDominatedFronts(values), ReferenceFronts(values)) << "trial " << trial;
+  }
+}
+
+TEST(PolluxGa, CrowdingEqualsPymoosDefinition) {
+  PhiloxRandom random(12, 2);
+  int with_duplicates = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, trial % 4 == 0);
+    const std::vector<double> expected = ReferenceCrowding(values),
+                              actual = CrowdingDistance(values);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {  // bit for bit (NaN where NaN)
+      ASSERT_TRUE(actual[i] == expected[i] || (std::isnan(actual[i]) && std::isnan(expected[i])))
+          << "trial " << trial << " point " << i << ": " << actual[i] << " vs " << expected[i];
+    }
+    with_duplicates += std::count(expected.begin(), expected.end(), 0.0) > 0;
+  }
+  EXPECT_GT(with_duplicates, 100);  // the populations exercise the duplicate rule
 }
 
 }  // namespace

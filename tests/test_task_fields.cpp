@@ -63,7 +63,15 @@ TaskConfig EveryFieldSet() {
   task.throughputs_hash = "4567";
   task.policy = "pollux";
   task.seed = 3;
-  task.simulation = {16, 60.0, 10.0, 2.0, 1.25, 500.0, 3, IdleRoundStart::kArrival};
+  task.simulation = {16,
+                     60.0,
+                     10.0,
+                     2.0,
+                     1.25,
+                     500.0,
+                     3,
+                     IdleRoundStart::kArrival,
+                     Cluster::Parse("v100=8,k80=8")};
   task.interval = {WrittenNumber{2, true}, WrittenNumber{90.5, false}, WrittenNumber{20, true},
                    WrittenNumber{0.5, false}};
   task.policy_options = {{"p", -2.0}};

@@ -38,13 +38,15 @@ struct OptionLook {
   std::string axis;  ///< the planning-window axis label ("" = the option's name)
 };
 
-/// A summary metric of the comparison tables and figures (a SummaryMetrics field).
+/// A summary metric of the comparison tables and figures (a SummaryMetrics field), or a quantity
+/// one figure derives from them (`derived` holds its definition; [[figure_metric]] only).
 struct MetricLook {
-  std::string name;    ///< "makespan_s"
-  std::string title;   ///< panel title: "Makespan"
-  std::string axis;    ///< axis label: "makespan (h)"
-  std::string text;    ///< inside a sentence or a report row: "makespan"
-  bool hours = false;  ///< a value in seconds drawn in hours
+  std::string name;     ///< "makespan_s"
+  std::string title;    ///< panel title: "Makespan"
+  std::string axis;     ///< axis label: "makespan (h)"
+  std::string text;     ///< inside a sentence or a report row: "makespan"
+  bool hours = false;   ///< a value in seconds drawn in hours
+  std::string derived;  ///< "" for a summary metric, else how it is computed from them
 };
 
 /// What every table and figure shows, parsed from labels text (ParseLabels).
@@ -61,8 +63,11 @@ struct Labels {
   std::map<std::string, OptionLook> options;
   std::string scenario;             ///< "{jobs} jobs · {gpus} GPUs"
   std::vector<MetricLook> metrics;  ///< panel order
-  std::string rho_column;           ///< the per-job ρ of the ρ CDF: a JobResult field, "ftf_rho"
-  std::string rho_axis;             ///< its axis label
+  /// Quantities only some figures show (the Pollux fairness-knob figure), labels.toml's
+  /// [[figure_metric]]: summary metrics beyond `metrics`, or quantities derived from them.
+  std::vector<MetricLook> figure_metrics;
+  std::string rho_column;  ///< the per-job ρ of the ρ CDF: a JobResult field, "ftf_rho"
+  std::string rho_axis;    ///< its axis label
 
   /// The display name of a registry name (min_total_duration -> OSSP); unknown names unchanged.
   std::string DisplayName(const std::string& policy) const;

@@ -83,7 +83,7 @@ def policy_name(policy):
                     f"not {type(policy).__name__}")
 
 
-def run(trace, throughputs, policy, gpus, out=None, **options):
+def run(trace, throughputs, policy, gpus=None, out=None, **options):
     """Runs one simulation and returns its Result.
 
     Args:
@@ -91,7 +91,8 @@ def run(trace, throughputs, policy, gpus, out=None, **options):
         throughputs: path of a throughputs JSON (steps/s per model, batch size, GPUs), a
             catalogue TOML or a Pollux profile folder.
         policy: a registered name (see policies()), "py:MODULE:CLASS", or a Python policy class.
-        gpus: GPUs in the cluster (int > 0).
+        gpus: GPUs in the cluster (int > 0), all of one type (v100); None when `cluster` gives
+            the GPU types instead (e.g. cluster="v100=16,p100=8,k80=8").
         out: when given, the result is also written there as an HDF5 results file, as
             `adaptsim run --out` writes it (replaced atomically; its SHA-256 in OUT.sha256).
         **options: the task configuration's other fields, listed below (None = the default), and
@@ -108,7 +109,7 @@ def run(trace, throughputs, policy, gpus, out=None, **options):
             class it cannot run (docs/python.md §4).
     """
     arguments = dict(options, trace=os.fspath(trace), throughputs=os.fspath(throughputs),
-                     policy=policy_name(policy), gpus=int(gpus))
+                     policy=policy_name(policy), gpus=None if gpus is None else int(gpus))
     return Result(_core.run(json.dumps(arguments, default=_plain), out or ""))
 
 

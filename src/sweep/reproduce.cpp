@@ -53,7 +53,11 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
        {{"pollux_jobload", "pollux_jobload.toml",
          "job-load sweep: 8 workloads x load 0.5/1/1.5/2 x Pollux, Optimus, Tiresias"},
         {"pollux_interval", "pollux_interval.toml",
-         "scheduling-interval sweep: 8 workloads x interval 30 s to 8 min, Pollux"}}}};
+         "scheduling-interval sweep: 8 workloads x interval 30 s to 8 min, Pollux"},
+        {"pollux_realistic", "pollux_realistic.toml",
+         "realistic job configurations: 8 workloads x Pollux, Optimus+Oracle, Tiresias"},
+        {"pollux_fairness", "pollux_fairness.toml",
+         "fairness knob: 8 workloads x load 1/2 x p = 1 to -10, Pollux"}}}};
   return kPapers;
 }
 

@@ -18,23 +18,27 @@ namespace adaptsim {
 
 std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, const RunBudget& budget,
                                                 InputCache* inputs) {
-  // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
-  std::shared_ptr<const ThroughputSource> throughputs =
-      inputs != nullptr ? inputs->Throughputs(task.throughputs_path)
-                        : models::LoadThroughputSource(task.throughputs_path);
+  // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table
+  // (the isolated entries of every GPU type of the cluster; docs/mechanism.md §12).
+  const Cluster cluster = task.simulation.GpuCluster();
+  ClusterThroughputs throughputs =
+      inputs != nullptr ? inputs->Throughputs(task.throughputs_path, cluster)
+                        : models::LoadClusterThroughputs(task.throughputs_path, cluster);
   // A production log becomes a trace by the seeded rule (docs/production.md).
   Trace trace;
   std::map<std::string, std::int64_t> statistics;
   if (task.production) {
-    ProductionTrace built = BuildTaskProductionTrace(task, *throughputs);
+    ProductionTrace built = BuildTaskProductionTrace(task, throughputs.reference());
     statistics = InputStatisticsOf(built);
     trace = std::move(built.trace);
   } else {
     trace = inputs != nullptr ? inputs->ReadTrace(task.trace_path) : ReadTrace(task.trace_path);
   }
-  // The Gavel mechanism reads the round length and reset gate the engine runs with.
-  std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
-      MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), task.simulation);
+  // The Gavel mechanism reads the round length and reset gate the engine runs with, and the
+  // task's seed (the GPU-type shuffle).
+  std::unique_ptr<RoundScheduler> scheduler =
+      MakeRoundScheduler(MakePolicy(task.policy, task.policy_options, "policy_options", task.seed),
+                         task.simulation, task.seed);
   auto simulation = std::make_unique<RoundSimulation>(
       std::move(trace), std::move(throughputs), std::move(scheduler), task.simulation, budget);
   if (statistics.empty()) return simulation;
@@ -57,6 +61,11 @@ SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
   CheckEngineFields(task, "policy_options");
   // The policy table says which engine runs the policy (docs/architecture.md).
   const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
+  if (policy.engine == EngineKind::kInterval && task.simulation.NamesGpuTypes()) {
+    throw InputError("simulation options", 0, "cluster",
+                     "the interval engine runs one GPU type; policy '" + task.policy +
+                         "' takes num_gpus, not a cluster");
+  }
   SimulationResult result;
   try {
     std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval

@@ -180,6 +180,15 @@ std::optional<ConfigField> FieldInPolicyOptions(std::string_view option) {
   return found;
 }
 
+std::optional<ConfigField> FieldInsteadOf(std::string_view key) {
+  std::optional<ConfigField> found;
+  const TaskConfig probe;
+  VisitTaskConfigFields(probe, [&](const ConfigField& field, const auto&) {
+    if (field.instead_of == key) found = field;
+  });
+  return found;
+}
+
 void CheckEngineFields(const TaskConfig& task, const std::string& context) {
   std::string set;  // the first interval-engine field the task sets
   VisitTaskConfigFields(task, [&](const ConfigField& field, const auto& member) {
@@ -266,18 +275,31 @@ TaskConfig TaskConfigFromArguments(const nlohmann::json& arguments, ArgumentName
   const bool flags = names == ArgumentNames::kFlag;
   TaskConfig task;
   std::set<std::string, std::less<>> used;
+  auto given = [&](const std::string& name) {
+    auto it = arguments.find(name);
+    return !name.empty() && it != arguments.end() && !it->is_null();
+  };
   VisitTaskConfigFields(task, [&](const ConfigField& field, auto& member) {
     using Member = std::remove_reference_t<decltype(member)>;
     const std::string name = flags ? FlagName(field) : KwargName(field);
     if (name.empty()) return;
-    auto it = arguments.find(name);
-    if (it == arguments.end() || it->is_null()) {
-      if (field.required) {
+    const std::optional<ConfigField> instead = FieldInsteadOf(field.key);
+    const std::string instead_name = !instead ? std::string()
+                                     : flags  ? FlagName(*instead)
+                                              : KwargName(*instead);
+    if (!given(name)) {
+      if (field.required && !given(instead_name)) {
         throw InputError(context, 0, name,
-                         flags ? "required (see adaptsim run --help)" : "required");
+                         "required" + (instead_name.empty() ? "" : " (or " + instead_name + ")") +
+                             (flags ? " (see adaptsim run --help)" : ""));
       }
       return;
     }
+    if (given(instead_name)) {
+      throw InputError(context, 0, instead_name,
+                       "give " + name + " or " + instead_name + ", not both");
+    }
+    auto it = arguments.find(name);
     used.insert(name);
     nlohmann::json value = WithDefaults(member, flags ? FromText<Member>(*it, context) : *it);
     if (field.text == TextKind::kFile || field.text == TextKind::kFileOrFolder) {
@@ -300,6 +322,7 @@ TaskConfig TaskConfigFromArguments(const nlohmann::json& arguments, ArgumentName
                            own);
     }
   }
+  task.simulation.TakeGpuCountFromCluster();
   FillContentHashes(task);  // the id names the data by content, as in a sweep
   CheckEngineFields(task, context);
   return task;

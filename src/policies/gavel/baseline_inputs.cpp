@@ -28,4 +28,23 @@ void CheckBaselineInputs(const ClusterState& state, const std::string& policy,
   }
 }
 
+Cluster ClusterOf(const ClusterState& state) {
+  return state.cluster != nullptr ? *state.cluster : Cluster::Homogeneous(state.num_gpus);
+}
+
+double ThroughputOn(const ActiveJobView& job, int k) {
+  return job.throughput_by_type_steps_per_s.empty() ? job.throughput_steps_per_s
+                                                    : job.throughput_by_type_steps_per_s[k];
+}
+
+Allocation ToAllocation(std::map<JobId, std::vector<double>> fractions, int num_types) {
+  Allocation allocation;
+  if (num_types == 1) {
+    for (const auto& [id, x] : fractions) allocation.time_fraction.emplace(id, x.front());
+  } else {
+    allocation.time_fraction_by_type = std::move(fractions);
+  }
+  return allocation;
+}
+
 }  // namespace adaptsim::internal

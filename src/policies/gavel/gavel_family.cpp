@@ -18,8 +18,23 @@ std::vector<PolicyEntry> GavelFamilyPolicies() {
   return {
       Declared<FifoOptions>("fifo",
                             "first in, first out; non-preemptive, the reference's admission "
-                            "(option respect_capacity)",
-                            kRound, Construct<AllocationPolicy, FifoPolicy>()),
+                            "(options respect_capacity, type_choice)",
+                            kRound,
+                            [](const FifoOptions& options, std::uint64_t seed) {
+                              return PolicyInstance(std::unique_ptr<AllocationPolicy>(
+                                  std::make_unique<FifoPolicy>(options, FifoMode::kBase, seed)));
+                            }),
+      Declared<FifoAdmissionOptions>(
+          "fifo_perf",
+          "FIFO that admits each job on the GPU type where it runs fastest, re-decided at every "
+          "solve (option respect_capacity)",
+          kRound,
+          [](const FifoAdmissionOptions& admission) {
+            FifoOptions options;
+            static_cast<FifoAdmissionOptions&>(options) = admission;
+            return PolicyInstance(std::unique_ptr<AllocationPolicy>(
+                std::make_unique<FifoPolicy>(options, FifoMode::kPerf)));
+          }),
       Declared<NoOptions>("gandiva_fair", "Gandiva-Fair: equal time share min(1, G/m) per job",
                           kRound, Construct<AllocationPolicy, GandivaFairPolicy>()),
       Declared<MaxMinFairnessOptions>("max_min_fairness",
@@ -37,9 +52,10 @@ std::vector<PolicyEntry> GavelFamilyPolicies() {
       Declared<MaxSumThroughputOptions>("max_sum_throughput", "alias of max_sum_throughput_perf",
                                         kRound,
                                         Construct<AllocationPolicy, MaxSumThroughputPolicy>()),
-      Declared<AlloXOptions>("allox",
-                             "AlloX: min-cost assignment of the oldest jobs (option alpha)", kRound,
-                             Construct<AllocationPolicy, AlloXPolicy>()),
+      Declared<AlloXOptions>(
+          "allox",
+          "AlloX: min-cost assignment of the oldest jobs (options alpha, shift_costs_by_minimum)",
+          kRound, Construct<AllocationPolicy, AlloXPolicy>()),
       Declared<NoOptions>("isolated", "equal GPU share: x = min(1, G/(m s))", kRound,
                           Construct<AllocationPolicy, IsolatedPolicy>()),
       Declared<NoOptions>("isolated_plus", "x = min(1, G/m) with strict-priority selection", kRound,

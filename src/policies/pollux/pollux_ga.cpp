@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -18,7 +19,8 @@ namespace adaptsim {
 
 PhiloxRandom::PhiloxRandom(std::uint64_t seed, std::uint32_t stream, std::uint32_t substream)
     : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)},
-      counter_{stream, 0, 0, substream} {}
+      counter_{stream, 0, 0, substream},
+      buffer_(kBatchWords) {}
 
 namespace {
 
@@ -36,50 +38,63 @@ void PhiloxBlocksScalar(const std::array<std::uint32_t, 4>& counter,
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// PhiloxBlocks with AVX2, one block per 32-bit lane: the 32×32→64-bit products of even and
-// odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
+// PhiloxBlocks with AVX2, one block per 32-bit lane, in two independent sets of 8 blocks whose
+// rounds interleave (each round is a chain of dependent multiplies): the 32×32→64-bit products of
+// even and odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
 __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint32_t, 4>& counter,
                                                       const std::array<std::uint32_t, 2>& key,
                                                       std::uint32_t* out) {
-  alignas(32) std::uint32_t low[8], high[8];
+  constexpr int kSets = kPhiloxBatchBlocks / 8;
+  alignas(32) std::uint32_t low[kPhiloxBatchBlocks], high[kPhiloxBatchBlocks];
   const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
-  for (int b = 0; b < 8; ++b) {
+  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
     low[b] = static_cast<std::uint32_t>(base + b);
     high[b] = static_cast<std::uint32_t>((base + b) >> 32);
   }
-  __m256i x0 = _mm256_set1_epi32(static_cast<int>(counter[0]));
-  __m256i x1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(low));
-  __m256i x2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(high));
-  __m256i x3 = _mm256_set1_epi32(static_cast<int>(counter[3]));
+  __m256i x0[kSets], x1[kSets], x2[kSets], x3[kSets];
+  for (int v = 0; v < kSets; ++v) {
+    x0[v] = _mm256_set1_epi32(static_cast<int>(counter[0]));
+    x1[v] = _mm256_load_si256(reinterpret_cast<const __m256i*>(low + 8 * v));
+    x2[v] = _mm256_load_si256(reinterpret_cast<const __m256i*>(high + 8 * v));
+    x3[v] = _mm256_set1_epi32(static_cast<int>(counter[3]));
+  }
   const __m256i m0 = _mm256_set1_epi32(static_cast<int>(PHILOX_M4x32_0));
   const __m256i m1 = _mm256_set1_epi32(static_cast<int>(PHILOX_M4x32_1));
   std::uint32_t k0 = key[0], k1 = key[1];
   for (int round = 0; round < 10; ++round) {
-    const __m256i even0 = _mm256_mul_epu32(x0, m0);
-    const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(x0, 32), m0);
-    const __m256i even1 = _mm256_mul_epu32(x2, m1);
-    const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(x2, 32), m1);
-    const __m256i lo0 = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);
-    const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
-    const __m256i lo1 = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);
-    const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
-    x0 = _mm256_xor_si256(_mm256_xor_si256(hi1, x1), _mm256_set1_epi32(static_cast<int>(k0)));
-    x1 = lo1;
-    x2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32(static_cast<int>(k1)));
-    x3 = lo0;
+    const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0));
+    const __m256i key1 = _mm256_set1_epi32(static_cast<int>(k1));
+    for (int v = 0; v < kSets; ++v) {
+      const __m256i even0 = _mm256_mul_epu32(x0[v], m0);
+      const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(x0[v], 32), m0);
+      const __m256i even1 = _mm256_mul_epu32(x2[v], m1);
+      const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(x2[v], 32), m1);
+      const __m256i lo0 = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);
+      const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
+      const __m256i lo1 = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);
+      const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
+      x0[v] = _mm256_xor_si256(_mm256_xor_si256(hi1, x1[v]), key0);
+      x1[v] = lo1;
+      x2[v] = _mm256_xor_si256(_mm256_xor_si256(hi0, x3[v]), key1);
+      x3[v] = lo0;
+    }
     k0 += PHILOX_W32_0;
     k1 += PHILOX_W32_1;
   }
   // Transpose word-major lanes into block-major order.
-  const __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
-  const __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
-  const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
-  const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
-  auto* o = reinterpret_cast<__m256i*>(out);
-  _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(u0, u1, 0x20));
-  _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(u2, u3, 0x20));
-  _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(u0, u1, 0x31));
-  _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
+  for (int v = 0; v < kSets; ++v) {
+    const __m256i t0 = _mm256_unpacklo_epi32(x0[v], x1[v]),
+                  t1 = _mm256_unpackhi_epi32(x0[v], x1[v]);
+    const __m256i t2 = _mm256_unpacklo_epi32(x2[v], x3[v]),
+                  t3 = _mm256_unpackhi_epi32(x2[v], x3[v]);
+    const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    auto* o = reinterpret_cast<__m256i*>(out + 32 * v);
+    _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(u0, u1, 0x20));
+    _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(u2, u3, 0x20));
+    _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(u0, u1, 0x31));
+    _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
+  }
 }
 #endif
 
@@ -87,7 +102,7 @@ __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint
 
 void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
                   const std::array<std::uint32_t, 2>& key, std::uint32_t* out, bool vectorised) {
-  static_assert(kPhiloxBatchBlocks == 8, "PhiloxBlocksAvx2 computes 8 blocks");
+  static_assert(kPhiloxBatchBlocks % 8 == 0, "PhiloxBlocksAvx2 computes sets of 8 blocks");
 #if defined(__x86_64__) && defined(__GNUC__)
   if (vectorised && __builtin_cpu_supports("avx2")) {
     PhiloxBlocksAvx2(counter, key, out);
@@ -98,13 +113,27 @@ void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
   PhiloxBlocksScalar(counter, key, out);
 }
 
-void PhiloxRandom::Refill() {
-  PhiloxBlocks(counter_, key_, buffer_.data());
+void PhiloxRandom::AppendBatch() {
+  PhiloxBlocks(counter_, key_, buffer_.data() + end_);
   const std::uint64_t next =
       ((static_cast<std::uint64_t>(counter_[2]) << 32) | counter_[1]) + kPhiloxBatchBlocks;
   counter_[1] = static_cast<std::uint32_t>(next);
   counter_[2] = static_cast<std::uint32_t>(next >> 32);
+  end_ += kBatchWords;
+}
+
+void PhiloxRandom::Refill() {
+  used_ = end_ = 0;
+  AppendBatch();
+}
+
+void PhiloxRandom::Extend(std::size_t count) {
+  std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
+  end_ -= used_;
   used_ = 0;
+  const std::size_t batches = (count - end_ + kBatchWords - 1) / kBatchWords;
+  if (buffer_.size() < end_ + batches * kBatchWords) buffer_.resize(end_ + batches * kBatchWords);
+  for (std::size_t b = 0; b < batches; ++b) AppendBatch();
 }
 
 void GaOptions::CheckOptions(const OptionContext& where) const {
@@ -120,10 +149,12 @@ bool Dominates(const GaObjectives& a, const GaObjectives& b) {
 
 }  // namespace
 
-std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values) {
+void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting) {
   // Two objectives: sweep in lexicographic order; a point joins the first front whose last member
   // (the one with the smallest second objective so far) does not dominate it.
-  std::vector<int> order(values.size());
+  const int n = static_cast<int>(values.size());
+  std::vector<int>& order = sorting.order;
+  order.resize(n);
   std::iota(order.begin(), order.end(), 0);
   const bool has_nan = std::any_of(values.begin(), values.end(), [](const GaObjectives& v) {
     return std::isnan(v[0]) || std::isnan(v[1]);
@@ -132,41 +163,96 @@ std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return values[a] < values[b]; });
   } else {  // a total order with the index as tie-break: the stable order, without a buffer
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-      return values[a] < values[b] || (values[a] == values[b] && a < b);
+    std::vector<FrontSorting::Key>& keys = sorting.keys;
+    keys.resize(n);
+    for (int i = 0; i < n; ++i) keys[i] = {values[i][0], values[i][1], i};
+    std::sort(keys.begin(), keys.end(), [](const FrontSorting::Key& a, const FrontSorting::Key& b) {
+      if (a.f0 != b.f0) return a.f0 < b.f0;
+      if (a.f1 != b.f1) return a.f1 < b.f1;
+      return a.index < b.index;
     });
+    for (int i = 0; i < n; ++i) order[i] = keys[i].index;
   }
-  std::vector<std::vector<int>> fronts;
-  std::vector<int> last;
+  std::vector<int>& rank = sorting.rank;
+  std::vector<int>& last = sorting.last;  // per front: its member swept last
+  rank.resize(n);
+  last.clear();
   for (int index : order) {
     std::size_t k = 0;
-    while (k < fronts.size() && Dominates(values[last[k]], values[index])) ++k;
-    if (k == fronts.size()) {
-      fronts.emplace_back();
-      last.push_back(index);
-    }
-    fronts[k].push_back(index);
+    while (k < last.size() && Dominates(values[last[k]], values[index])) ++k;
+    if (k == last.size()) last.push_back(index);
     last[k] = index;
+    rank[index] = static_cast<int>(k);
   }
-  for (auto& front : fronts) std::sort(front.begin(), front.end());
+  // Fronts in index order (a counting sort by front).
+  std::vector<int>& starts = sorting.starts;
+  starts.assign(last.size() + 1, 0);
+  for (int i = 0; i < n; ++i) ++starts[rank[i] + 1];
+  for (std::size_t k = 1; k < starts.size(); ++k) starts[k] += starts[k - 1];
+  std::vector<int>& members = sorting.members;
+  members.resize(n);
+  std::vector<int>& next = sorting.last;  // reused: per front, its next free position
+  next.assign(starts.begin(), starts.end() - 1);
+  for (int i = 0; i < n; ++i) members[next[rank[i]]++] = i;
+}
+
+std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values) {
+  FrontSorting sorting;
+  SortFronts(values, sorting);
+  std::vector<std::vector<int>> fronts;
+  for (std::size_t k = 0; k + 1 < sorting.starts.size(); ++k) {
+    fronts.emplace_back(sorting.members.begin() + sorting.starts[k],
+                        sorting.members.begin() + sorting.starts[k + 1]);
+  }
   return fronts;
 }
 
-std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
+void CrowdingDistances(std::span<const GaObjectives> values, CrowdingScratch& scratch,
+                       std::vector<double>& crowding) {
   constexpr double kInfinity = 1e14;
-  const std::size_t n = values.size();
-  std::vector<double> crowding(n, 0.0);
-  if (n <= 2) return std::vector<double>(n, kInfinity);
-  std::vector<int> unique;
-  for (std::size_t i = 0; i < n; ++i) {
-    bool duplicate = false;
-    for (int u : unique) duplicate = duplicate || values[u] == values[i];
-    if (!duplicate) unique.push_back(static_cast<int>(i));
+  const int n = static_cast<int>(values.size());
+  if (n <= 2) {
+    crowding.assign(n, kInfinity);
+    return;
   }
+  crowding.assign(n, 0.0);
+  const bool has_nan = std::any_of(values.begin(), values.end(), [](const GaObjectives& v) {
+    return std::isnan(v[0]) || std::isnan(v[1]);
+  });
+  // The first of each set of equal points, in index order.
+  std::vector<int>& unique = scratch.unique;
+  unique.clear();
+  if (has_nan) {  // NaN equals nothing: compare with each kept point
+    for (int i = 0; i < n; ++i) {
+      if (std::none_of(unique.begin(), unique.end(), [&](int u) { return values[u] == values[i]; }))
+        unique.push_back(i);
+    }
+  } else {  // equal points are adjacent in lexicographic order, the first one first
+    std::vector<int>& order = scratch.sorted;
+    order.resize(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (values[a] != values[b]) return values[a] < values[b];
+      return a < b;
+    });
+    std::vector<char>& first = scratch.first;
+    first.assign(n, 0);
+    first[order[0]] = 1;
+    for (int i = 1; i < n; ++i) first[order[i]] = values[order[i]] != values[order[i - 1]];
+    for (int i = 0; i < n; ++i)
+      if (first[i]) unique.push_back(i);
+  }
+  std::vector<int>& sorted = scratch.sorted;
   for (int m = 0; m < 2; ++m) {
-    std::vector<int> sorted = unique;
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [&](int a, int b) { return values[a][m] < values[b][m]; });
+    sorted.assign(unique.begin(), unique.end());
+    if (has_nan) {
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [&](int a, int b) { return values[a][m] < values[b][m]; });
+    } else {  // a total order with the index as tie-break: the stable order, without a buffer
+      std::sort(sorted.begin(), sorted.end(), [&](int a, int b) {
+        return values[a][m] < values[b][m] || (values[a][m] == values[b][m] && a < b);
+      });
+    }
     const double norm = values[sorted.back()][m] - values[sorted.front()][m];
     for (std::size_t i = 0; i < sorted.size(); ++i) {
       if (norm == 0) continue;  // NaN distances count 0
@@ -180,6 +266,12 @@ std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
   }
   for (double& c : crowding)
     if (std::isinf(c)) c = kInfinity;
+}
+
+std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
+  CrowdingScratch scratch;
+  std::vector<double> crowding;
+  CrowdingDistances(values, scratch, crowding);
   return crowding;
 }
 
@@ -221,8 +313,10 @@ struct GaScratch {
 // (distributed holders as they were before step 1 zeroed anything, replicas kept by step 4), and
 // only step 2-3 draws, in row order, so the pass equals the five passes over all rows one after
 // another, draw for draw.
-void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
-            GaState& state, GaScratch& scratch) {
+__attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& problem,
+                                                              const GaOptions& options,
+                                                              PhiloxRandom& random, GaState& state,
+                                                              GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
   int* __restrict distributed_holders = scratch.distributed_holders.data();
@@ -309,9 +403,14 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
 
 namespace {
 
+// Up to this many jobs, step 3 of the mutation tests a node's entries without branches.
+constexpr int kBranchFreeJobs = 16;
+
 // pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
 // same test as Uniform() < p.
-void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state, GaScratch& scratch) {
+__attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
+                                                              PhiloxRandom& random, GaState& state,
+                                                              GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   const std::uint64_t one_in_ten = scratch.one_in_ten;
   auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
@@ -334,32 +433,49 @@ void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state, GaSc
     const int* __restrict r = row(j);
     for (int n = 0; n < N; ++n) used[n] += r[n], holders[n] += r[n] > 0;
   }
-  // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
-  // from before this step: no copy of the state is needed.
-  const std::uint64_t absent = scratch.absent;
+  // The nodes with a free GPU (the others have p1 = p2 = 0 and draw nothing), without branches.
+  int* __restrict free_nodes = scratch.order.data();
+  int num_free = 0;
   for (int n = 0; n < N; ++n) {
+    free_nodes[num_free] = n;
+    num_free += problem.node_capacity[n] - used[n] >= 1;
+  }
+  // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
+  // from before this step: no copy of the state is needed. An entry draws one word, and a hit
+  // below `high` one more for its new count: at most 2·J words per free node, reserved at once.
+  const std::uint64_t absent = scratch.absent;
+  const std::uint32_t* __restrict words =
+      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(num_free)).data();
+  std::size_t drawn = 0;
+  for (int f = 0; f < num_free; ++f) {
+    const int n = free_nodes[f];
     const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
-    if (high - used[n] < 1) continue;           // no free GPU: p1 = p2 = 0
     const std::uint64_t present = scratch.present[holders[n]];
-    // One draw per job; a hit (rare: p ≈ 1/J) draws the new count. The buffered words are
-    // scanned for the next hit, then drawn up to it.
-    int* column = state.data() + n;
-    for (int j = 0; j < J;) {
-      const std::span<const std::uint32_t> words = random.Buffered();
-      const int count = std::min(static_cast<int>(words.size()), J - j);
-      int k = 0;
-      while (k < count && words[k] >= (column[(j + k) * N] > 0 ? present : absent)) ++k;
-      if (k == count) {
-        random.Skip(count);
-        j += count;
-        continue;
+    int* __restrict column = state.data() + n;
+    if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
+      for (int j = 0; j < J; ++j) {
+        int& entry = column[static_cast<std::size_t>(j) * N];
+        const int current = entry;
+        const bool hit = words[drawn] < (current > 0 ? present : absent);
+        const bool grows = hit && current < high;
+        const int step = static_cast<int>(
+            (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >>
+            32);
+        entry = grows ? current + step : current;
+        drawn += 1 + grows;
       }
-      random.Skip(k + 1);
-      int& entry = column[(j + k) * N];
-      if (entry < high) entry += random.Below(high - entry + 1);
-      j += k + 1;
+    } else {  // many jobs: hits are rare
+      for (int j = 0; j < J; ++j) {
+        int& entry = column[static_cast<std::size_t>(j) * N];
+        if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
+        if (entry < high) {
+          entry += static_cast<int>(
+              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        }
+      }
     }
   }
+  random.Skip(drawn);
 }
 
 }  // namespace
@@ -396,20 +512,24 @@ class StatePool {
 
  private:
   static std::uint64_t Hash(const GaState& state) {
-    // Four independent multiply-xor lanes over pairs of entries, then mixed (any hash would do:
-    // it only places states in the duplicate set, whose membership is decided by equality).
+    // Four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed (any
+    // hash would do: it only places states in the duplicate set, whose membership is decided by
+    // equality).
     constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
-    auto pair = [&](std::size_t i) {
-      return static_cast<std::uint32_t>(state[i]) |
-             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(state[i + 1])) << 32);
+    static_assert(sizeof(int) == 4);
+    const int* data = state.data();
+    auto word = [&](std::size_t i) {
+      std::uint64_t w;
+      std::memcpy(&w, data + i, sizeof w);
+      return w;
     };
     std::uint64_t lane[4] = {1, 2, 3, 4};
     const std::size_t size = state.size();
     std::size_t i = 0;
     for (; i + 8 <= size; i += 8) {
-      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ pair(i + 2 * k)) * kMultiplier;
+      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
     }
-    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(state[i])) * kMultiplier;
+    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
     std::uint64_t h = lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29) ^ size;
     h ^= h >> 32;
     return h * kMultiplier;
@@ -473,32 +593,55 @@ struct Individual {
   double crowding = 0.0;
 };
 
-// Rank-and-crowding survival (P:pymoo/algorithms/nsga2.py RankAndCrowdingSurvival). The states of
-// the individuals that do not survive go back to the pool.
-std::vector<Individual> Survive(const std::vector<Individual>& pop, int n_survive,
-                                PhiloxRandom& random, StatePool& pool) {
-  std::vector<GaObjectives> values;
-  values.reserve(pop.size());
+// Buffers of the survival, reused from generation to generation.
+struct SurvivalScratch {
+  std::vector<GaObjectives> values, front_values;
+  FrontSorting fronts;
+  CrowdingScratch crowding_scratch;
+  std::vector<double> crowding;
+  std::vector<int> order, position;
+  std::vector<char> survives;
+};
+
+// Rank-and-crowding survival (P:pymoo/algorithms/nsga2.py RankAndCrowdingSurvival) of `pop` into
+// `survivors`. The states of the individuals that do not survive go back to the pool.
+void Survive(const std::vector<Individual>& pop, int n_survive, PhiloxRandom& random,
+             StatePool& pool, SurvivalScratch& scratch, std::vector<Individual>& survivors) {
+  std::vector<GaObjectives>& values = scratch.values;
+  values.clear();
   for (const Individual& ind : pop) values.push_back(ind.f);
-  std::vector<Individual> survivors;
-  survivors.reserve(n_survive);
-  std::vector<char> survives(pop.size(), 0);
-  const auto fronts = NonDominatedFronts(values);
-  std::vector<GaObjectives> front_values;
-  std::vector<int> order;
-  for (std::size_t k = 0; k < fronts.size(); ++k) {
+  survivors.clear();
+  std::vector<char>& survives = scratch.survives;
+  survives.assign(pop.size(), 0);
+  SortFronts(values, scratch.fronts);
+  const std::vector<int>& members = scratch.fronts.members;
+  const std::vector<int>& starts = scratch.fronts.starts;
+  std::vector<GaObjectives>& front_values = scratch.front_values;
+  std::vector<double>& crowding = scratch.crowding;
+  std::vector<int>& order = scratch.order;
+  for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
     if (static_cast<int>(survivors.size()) >= n_survive) break;
-    const std::vector<int>& front = fronts[k];
+    const std::span<const int> front(members.data() + starts[k], members.data() + starts[k + 1]);
     front_values.clear();
     for (int i : front) front_values.push_back(values[i]);
-    const std::vector<double> crowding = CrowdingDistance(front_values);
+    CrowdingDistances(front_values, scratch.crowding_scratch, crowding);
     order.resize(front.size());
     std::iota(order.begin(), order.end(), 0);
     if (survivors.size() + front.size() > static_cast<std::size_t>(n_survive)) {
       // randomized_argsort, descending crowding: shuffle, then a stable sort.
       random.Shuffle(order);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int a, int b) { return crowding[a] > crowding[b]; });
+      if (std::any_of(crowding.begin(), crowding.end(), [](double c) { return std::isnan(c); })) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return crowding[a] > crowding[b]; });
+      } else {  // a total order with the shuffled position as tie-break: the stable order
+        std::vector<int>& position = scratch.position;
+        position.resize(order.size());
+        for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = static_cast<int>(p);
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+          return crowding[a] > crowding[b] ||
+                 (crowding[a] == crowding[b] && position[a] < position[b]);
+        });
+      }
       order.resize(n_survive - survivors.size());
     }
     for (int i : order) {
@@ -512,7 +655,6 @@ std::vector<Individual> Survive(const std::vector<Individual>& pop, int n_surviv
   for (std::size_t i = 0; i < pop.size(); ++i) {
     if (!survives[i]) pool.Release(pop[i].slot);
   }
-  return survivors;
 }
 
 // Binary tournament: dominance, then larger crowding, then a coin (nsga2.py binary_tournament).
@@ -629,13 +771,17 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   for (Individual& ind : pop) ind.f = problem.evaluate(pool[ind.slot]);
   result.evaluations += static_cast<std::int64_t>(pop.size());
   const int initial_size = static_cast<int>(pop.size());
-  pop = Survive(pop, initial_size, random, pool);
+  SurvivalScratch survival;
+  std::vector<Individual> survivors;
+  Survive(pop, initial_size, random, pool, survival, survivors);
+  pop.swap(survivors);
   for (int generation = 1; generation < options.generations; ++generation) {
     std::vector<Individual> offspring = Mate(problem, options, pop, random, pool, seen, scratch);
     for (Individual& ind : offspring) ind.f = problem.evaluate(pool[ind.slot]);
     result.evaluations += static_cast<std::int64_t>(offspring.size());
     pop.insert(pop.end(), offspring.begin(), offspring.end());
-    pop = Survive(pop, options.population_size, random, pool);
+    Survive(pop, options.population_size, random, pool, survival, survivors);
+    pop.swap(survivors);
   }
   std::vector<GaObjectives> values;
   for (const Individual& ind : pop) values.push_back(ind.f);
