@@ -142,21 +142,9 @@ py::list Summary(const std::string& path) {
   py::list rows;
   for (const SummaryRow& row : ReadSummary(path)) {
     py::dict out;
-    out["task_id"] = row.task_id;
-    out["task_index"] = row.task_index;
-    out["status"] = std::string(ToString(row.status));
-    out["message"] = row.message;
-    out["policy"] = row.policy;
-    out["trace"] = row.trace;
-    out["throughputs"] = row.throughputs;
-    out["num_gpus"] = row.num_gpus;
-    out["seed"] = row.seed;
-    out["round_duration_s"] = row.round_duration_s;
-    out["deadline_factor"] = row.deadline_factor;
-    out["policy_options"] = row.policy_options;
-    for (auto item : SummaryDict(row.metrics)) out[item.first] = item.second;
-    out["wall_time_s"] = row.wall_time_s;
-    out["rank"] = row.rank;
+    VisitSummaryColumns(row, [&](const char* name, const char*, const auto& field) {
+      out[name] = FieldObject(field);
+    });
     rows.append(out);
   }
   return rows;

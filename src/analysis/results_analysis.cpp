@@ -316,21 +316,18 @@ nlohmann::json Number(double value) {
 nlohmann::json ToJson(const Analysis& analysis, const Labels& labels) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const AnalysedTask& t : analysis.tasks) {
-    tasks.push_back({{"file", t.file},
-                     {"task_id", t.task_id},
-                     {"task_index", t.task_index},
-                     {"policy", t.policy},
-                     {"display", t.display},
-                     {"label", t.label},
-                     {"scenario", t.scenario},
-                     {"trace", t.trace},
-                     {"num_jobs", t.num_jobs},
-                     {"num_gpus", t.num_gpus},
-                     {"seed", t.seed},
-                     {"round_duration_s", t.round_duration_s},
-                     {"options", t.options},
-                     {"window_x", t.window_x ? Number(*t.window_x) : nlohmann::json(nullptr)},
-                     {"window_row", t.window_row}});
+    nlohmann::json task = nlohmann::json::object();
+    VisitAnalysedTaskFields(t, [&](const char* name, const auto& field) {
+      using Field = std::remove_cvref_t<decltype(field)>;
+      if constexpr (std::is_same_v<Field, double>) {
+        task[name] = Number(field);
+      } else if constexpr (std::is_same_v<Field, std::optional<double>>) {
+        task[name] = field ? Number(*field) : nlohmann::json(nullptr);
+      } else {
+        task[name] = field;
+      }
+    });
+    tasks.push_back(std::move(task));
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const AnalysisRow& r : analysis.rows) {
