@@ -9,16 +9,20 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "adaptsim/catalogue_throughput.hpp"
+#include "adaptsim/cluster.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/trace.hpp"
 #include "adaptsim/trace_generator.hpp"
 #include "engine/decision_checks.hpp"
+#include "policies/gavel/gavel_mechanism.hpp"
 
 namespace adaptsim {
 namespace {
@@ -87,7 +91,7 @@ std::string RunAndCatch(RoundScheduler& scheduler) {
 
 std::string RunAllocation(double x, std::function<JobId(const ClusterState&)> job_of) {
   auto scheduler = MakeRoundScheduler(
-      PolicyInstance(std::make_unique<AllocationFunction>(x, job_of)), GavelMechanismOptions{});
+      PolicyInstance(std::make_unique<AllocationFunction>(x, job_of)), SimulationOptions{});
   return RunAndCatch(*scheduler);
 }
 
@@ -137,7 +141,7 @@ TEST(PolicyDecisions, PlanNamingAJobThatIsNotActive) {
 TEST(PolicyDecisions, PlanNamingAJobTwice) {
   PlanFunction scheduler([](const ClusterState& state) {
     const JobId id = state.jobs.front().id;
-    return RoundPlan{{{id, {}}, {id, {}}}};
+    return RoundPlan{{{id, {}}, {id, {}}}, {}};
   });
   EXPECT_EQ(RunAndCatch(scheduler),
             "plan_round named job 0 twice in round 0; each job runs at most once per round");
@@ -148,7 +152,7 @@ TEST(PolicyDecisions, PlanWithWorkersOutsideTheCluster) {
     const ActiveJobView& job = state.jobs.front();
     std::vector<int> workers(job.scale_factor, 0);
     workers.back() = 8;  // G = 8: ids 0-7
-    return RoundPlan{{{job.id, workers}}};
+    return RoundPlan{{{job.id, workers}}, {}};
   });
   const std::string message = RunAndCatch(scheduler);
   EXPECT_NE(message.find("plan_round placed job 0 on GPUs ["), std::string::npos) << message;
@@ -201,16 +205,109 @@ TEST(PolicyDecisions, ViewSaysWhichJobsRanInThePreviousRound) {
       const bool ran = std::find(previous.begin(), previous.end(), job.id) != previous.end();
       EXPECT_EQ(job.previous_round_gpus, ran ? job.scale_factor : 0)
           << "round " << state.round_index;
+      EXPECT_EQ(job.previous_round_gpu_type, ran ? 0 : -1) << "round " << state.round_index;
       checked += ran;
     }
     const ActiveJobView& job = state.jobs[state.round_index % state.jobs.size()];
     previous = {job.id};
-    return RoundPlan{{{job.id, {}}}};
+    return RoundPlan{{{job.id, {}}}, {}};
   });
   Inputs inputs;
-  inputs.options.max_rounds = 40;
-  Simulate(inputs.trace, inputs.catalogue, scheduler, inputs.options);
+  RunBudget budget;
+  budget.max_rounds = 40;
+  Simulate(inputs.trace, inputs.catalogue, scheduler, inputs.options, {}, budget);
   EXPECT_GT(checked, 10);
+}
+
+/// A round-engine state on the cluster p100=2,v100=2 (type 0 p100 = workers 0-1, type 1 v100 =
+/// workers 2-3), round 4, with job 0 (1 GPU) and job 1 (2 GPUs, 0 steps/s on p100).
+struct MixedCluster {
+  Cluster cluster = Cluster::Parse("v100=2,p100=2");
+  std::vector<double> job0 = {1.5, 2.5};
+  std::vector<double> job1 = {0.0, 3.0};
+  ClusterState state;
+  MixedCluster() {
+    state.round_index = 4;
+    state.num_gpus = 4;
+    state.cluster = &cluster;
+    for (const auto& [id, scale_factor, throughputs] :
+         {std::tuple{0, 1, &job0}, std::tuple{1, 2, &job1}}) {
+      ActiveJobView job;
+      job.id = id;
+      job.scale_factor = scale_factor;
+      job.batch_size = 64;
+      job.throughput_steps_per_s = (*throughputs)[1];
+      job.throughput_by_type_steps_per_s = *throughputs;
+      job.cluster = &cluster;
+      state.jobs.push_back(job);
+    }
+  }
+};
+
+std::string MixedPlanMessage(std::vector<PlannedJob> jobs) {
+  const MixedCluster mixed;
+  try {
+    CheckRoundPlan(RoundPlan{std::move(jobs), {}}, mixed.state);
+  } catch (const PolicyError& error) {
+    EXPECT_EQ(error.method(), "plan_round");
+    return error.what();
+  }
+  return "";
+}
+
+TEST(PolicyDecisions, MixedClusterPlanWithinEachTypePasses) {
+  EXPECT_EQ(MixedPlanMessage({{0, {}, 0}, {1, {}, 1}}), "");
+  EXPECT_EQ(MixedPlanMessage({{0, {0}}, {1, {2, 3}}}), "");  // workers name their type
+}
+
+TEST(PolicyDecisions, MixedClusterPlanOverATypesGpus) {
+  EXPECT_EQ(MixedPlanMessage({{0, {}, 1}, {1, {}, 1}}),
+            "plan_round asked for 3 GPUs of type v100 in round 4; the cluster has 2 of type v100 "
+            "(job 1, 2 GPUs, is the first that does not fit)");
+}
+
+TEST(PolicyDecisions, MixedClusterPlanWithoutAGpuType) {
+  EXPECT_EQ(MixedPlanMessage({{0, {}}}),
+            "plan_round gave job 0 no GPU type in round 4; the cluster's types are "
+            "p100=2,v100=2 (indices 0-1): plan each job's type");
+  EXPECT_NE(MixedPlanMessage({{0, {}, 2}}).find("gave job 0 the GPU type index 2 in round 4"),
+            std::string::npos);
+}
+
+TEST(PolicyDecisions, MixedClusterPlanOnATypeWithoutThroughput) {
+  EXPECT_EQ(MixedPlanMessage({{1, {}, 0}}),
+            "plan_round put job 1 on GPU type p100 in round 4, where its throughput at batch size "
+            "64 on 2 GPUs is 0 steps/s; it cannot run there");
+}
+
+TEST(PolicyDecisions, MixedClusterPlanWithWorkersOfTwoTypes) {
+  EXPECT_EQ(MixedPlanMessage({{1, {1, 2}}}),
+            "plan_round placed job 1 on GPUs [1, 2] in round 4; it needs 2 distinct free GPUs in "
+            "[0, 4) of one GPU type (p100=2,v100=2)");
+}
+
+std::string MixedAllocationMessage(const Allocation& allocation) {
+  const MixedCluster mixed;
+  try {
+    CheckAllocation(allocation, mixed.state);
+  } catch (const PolicyError& error) {
+    EXPECT_EQ(error.method(), "compute_allocation");
+    return error.what();
+  }
+  return "";
+}
+
+TEST(PolicyDecisions, MixedClusterAllocationPerType) {
+  EXPECT_EQ(MixedAllocationMessage({{}, {{0, {0.5, 0.5}}, {1, {0.0, 1.0}}}}), "");
+  EXPECT_EQ(MixedAllocationMessage({{{0, 0.5}}, {}}),
+            "compute_allocation gave job 0 one time fraction in round 4; on a cluster of several "
+            "GPU types (p100=2,v100=2) a job has one per type");
+  EXPECT_EQ(MixedAllocationMessage({{}, {{1, {0.5}}}}),
+            "compute_allocation gave job 1 a list of 1 time fractions in round 4; the cluster has "
+            "2 GPU types (p100=2,v100=2), one fraction each");
+  EXPECT_EQ(MixedAllocationMessage({{}, {{0, {0.5, 1.5}}}}),
+            "compute_allocation gave job 0 the time fraction 1.5 on GPU type v100 in round 4; a "
+            "time fraction is a number in [0, 1]");
 }
 
 IntervalClusterView TwoNodes() {

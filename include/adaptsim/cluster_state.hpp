@@ -43,6 +43,12 @@ struct ActiveJobView {
   /// GPUs the job held in the previous round (its scale factor), 0 when it did not run then: a
   /// job that runs now without having run then pays the restart overhead (docs/mechanism.md §5.2).
   int previous_round_gpus = 0;
+  /// Type index (ClusterState::cluster) of the GPUs the job held in the previous round, -1 when it
+  /// did not run then.
+  int previous_round_gpu_type = -1;
+  /// The cluster whose type indices the by-type fields use (= ClusterState::cluster); owned by the
+  /// engine, null when the caller built the view without one.
+  const Cluster* cluster = nullptr;
 };
 
 /// Snapshot of the cluster at a scheduling point. Jobs are sorted by ascending id.

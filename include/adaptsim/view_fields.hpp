@@ -4,15 +4,17 @@
 // returns the field's value. The Python classes of the views (src/python/policy_view.cpp,
 // interval_view.cpp) bind exactly these fields, `adaptsim._core.view_fields()` lists them, and the
 // `python.module` test checks that the tables of docs/python.md §3 and §5 name the same fields with
-// the same units; so a field added here (e.g. a job's GPU type once clusters have several kinds)
-// is one line that reaches the C++ policies' view, the Python classes and the documentation test.
-// ForEachView enumerates the views.
+// the same units; so a field added here is one line that reaches the C++ policies' view, the
+// Python classes and the documentation test. ForEachView enumerates the views. Fields by GPU type
+// are {type name: value} maps in type-index order (Cluster: sorted by name, the worker-id order).
 //
 // Units (as results, docs/results-format.md): "s" simulated seconds, "id", "gpus", "samples"
 // (batch size: samples per iteration), "steps" (iterations), "steps/s", "gpu_s" (GPU-seconds),
 // "count", "1" dimensionless, "" text, flag, enumeration or another view.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -24,6 +26,34 @@
 #include "adaptsim/pollux_workload.hpp"
 
 namespace adaptsim {
+
+/// {GPU type name: GPUs} of the state's cluster; {default type: num_gpus} without one.
+inline std::map<std::string, int> GpuTypeCounts(const ClusterState& state) {
+  if (state.cluster == nullptr) return {{Cluster::kDefaultGpuType, state.num_gpus}};
+  std::map<std::string, int> counts;
+  for (const GpuTypeCount& type : state.cluster->types()) counts[type.name] = type.count;
+  return counts;
+}
+
+/// {GPU type name: T_ik, steps/s} of a job; {default type: throughput_steps_per_s} without a
+/// cluster.
+inline std::map<std::string, double> ThroughputByType(const ActiveJobView& job) {
+  if (job.cluster == nullptr || job.throughput_by_type_steps_per_s.empty()) {
+    return {{Cluster::kDefaultGpuType, job.throughput_steps_per_s}};
+  }
+  std::map<std::string, double> by_type;
+  for (int k = 0; k < job.cluster->num_types(); ++k) {
+    by_type[job.cluster->name(k)] = job.throughput_by_type_steps_per_s[k];
+  }
+  return by_type;
+}
+
+/// The name of the GPU type a job ran on in the previous round; nullopt when it did not run then.
+inline std::optional<std::string> PreviousRoundGpuType(const ActiveJobView& job) {
+  if (job.previous_round_gpu_type < 0) return std::nullopt;
+  if (job.cluster == nullptr) return Cluster::kDefaultGpuType;
+  return job.cluster->name(job.previous_round_gpu_type);
+}
 
 template <typename V>
 void VisitViewFields(std::type_identity<JobSpec>, V&& visit) {
@@ -52,8 +82,12 @@ void VisitViewFields(std::type_identity<ActiveJobView>, V&& visit) {
         [](T j) { return j.scale_factor; });
   visit("batch_size", "samples", "current batch size, after adaptation",
         [](T j) { return j.batch_size; });
-  visit("throughput_steps_per_s", "steps/s", "T_i at the current batch size on s_i GPUs",
+  visit("throughput_steps_per_s", "steps/s",
+        "T_i at the current batch size on s_i GPUs of the cluster's reference type",
         [](T j) { return j.throughput_steps_per_s; });
+  visit("throughput_by_type_steps_per_s", "steps/s",
+        "{GPU type: T_ik} at the current batch size on s_i GPUs of each type, 0 = cannot run there",
+        [](T j) { return ThroughputByType(j); });
   visit("total_steps", "steps", "S at the current batch size", [](T j) { return j.total_steps; });
   visit("steps_run", "steps", "progress at the current batch size",
         [](T j) { return j.steps_run; });
@@ -69,6 +103,9 @@ void VisitViewFields(std::type_identity<ActiveJobView>, V&& visit) {
         [](T j) { return j.previous_round_gpus > 0; });
   visit("previous_round_gpus", "gpus", "GPUs the job held in the previous round, 0 = none",
         [](T j) { return j.previous_round_gpus; });
+  visit("previous_round_gpu_type", "",
+        "GPU type the job ran on in the previous round; none when it did not run",
+        [](T j) { return PreviousRoundGpuType(j); });
 }
 
 template <typename V>
@@ -77,7 +114,9 @@ void VisitViewFields(std::type_identity<ClusterState>, V&& visit) {
   visit("now_s", "s", "simulated time of the round boundary", [](T c) { return c.now_s; });
   visit("round_index", "id", "index of the round about to be scheduled",
         [](T c) { return c.round_index; });
-  visit("num_gpus", "gpus", "G, GPUs of the cluster", [](T c) { return c.num_gpus; });
+  visit("num_gpus", "gpus", "G, GPUs of the cluster, all types", [](T c) { return c.num_gpus; });
+  visit("gpu_types", "gpus", "{GPU type: GPUs of that type}, in type (sorted-name) order",
+        [](T c) { return GpuTypeCounts(c); });
   visit("round_duration_s", "s", "T_r, the round length", [](T c) { return c.round_duration_s; });
   visit("num_trace_jobs", "count", "jobs in the whole trace", [](T c) { return c.num_trace_jobs; });
   visit("jobs", "", "active jobs (ActiveJobView), by ascending id",

@@ -9,6 +9,8 @@ A policy may be a registered name (adaptsim.policies()), "py:MODULE:CLASS", or a
 with compute_allocation(state) -> {job id: time fraction in [0, 1]} (run by the Gavel mechanism,
 as the C++ baselines), plan_round(state) -> [job ids] (the jobs to run this round), or
 optimize(cluster) -> {job id: [node id per replica]} (the interval engine of the Pollux family).
+On a cluster of several GPU types (cluster="v100=2,p100=2") a round policy names each job's type:
+{job id: {GPU type: time fraction}}, [(job id, GPU type), ...] (docs/python.md §3).
 """
 
 import json

@@ -36,11 +36,28 @@ std::string JobsSpan(int num_trace_jobs) {
 void CheckRoundPlan(const RoundPlan& plan, const ClusterState& state) {
   const char* method = "plan_round";
   const std::string round = " in round " + std::to_string(state.round_index);
+  const Cluster* cluster = state.cluster;
+  const int num_types = cluster != nullptr ? cluster->num_types() : 1;
+  auto capacity = [&](int type) {
+    return cluster != nullptr ? cluster->count(type) : state.num_gpus;
+  };
+  auto type_name = [&](int type) {
+    return cluster != nullptr ? cluster->name(type) : std::string(Cluster::kDefaultGpuType);
+  };
+  const std::string types =
+      cluster != nullptr ? cluster->ToString() : std::to_string(state.num_gpus);
   std::map<JobId, const ActiveJobView*> active;
   for (const ActiveJobView& job : state.jobs) active[job.id] = &job;
+  // The type a planned job runs on: its first worker's, else the planned type (-1 = the only one).
+  auto type_of = [&](const PlannedJob& planned) {
+    if (!planned.worker_ids.empty()) {
+      return cluster != nullptr ? cluster->TypeOfWorker(planned.worker_ids.front()) : 0;
+    }
+    return planned.gpu_type < 0 && num_types == 1 ? 0 : planned.gpu_type;
+  };
   std::set<JobId> named;
   std::vector<bool> taken(state.num_gpus, false);
-  int gpus = 0;
+  std::vector<int> gpus(num_types, 0);
   for (const PlannedJob& planned : plan.jobs) {
     auto it = active.find(planned.id);
     if (it == active.end()) {
@@ -55,33 +72,58 @@ void CheckRoundPlan(const RoundPlan& plan, const ClusterState& state) {
                         std::string(method) + " named job " + std::to_string(planned.id) +
                             " twice" + round + "; each job runs at most once per round");
     }
-    const int scale_factor = it->second->scale_factor;
-    gpus += scale_factor;
-    if (gpus > state.num_gpus) {
+    const ActiveJobView& job = *it->second;
+    const int scale_factor = job.scale_factor;
+    if (!planned.worker_ids.empty()) {
+      bool valid = static_cast<int>(planned.worker_ids.size()) == scale_factor;
+      for (int w : planned.worker_ids) {
+        valid = valid && w >= 0 && w < state.num_gpus && !taken[w] &&
+                (cluster == nullptr || cluster->TypeOfWorker(w) == type_of(planned));
+        if (valid) taken[w] = true;
+      }
+      if (!valid) {
+        throw PolicyError("", method,
+                          std::string(method) + " placed job " + std::to_string(planned.id) +
+                              " on GPUs " + List(planned.worker_ids) + round + "; it needs " +
+                              std::to_string(scale_factor) + " distinct free GPUs in [0, " +
+                              std::to_string(state.num_gpus) + ")" +
+                              (num_types > 1 ? " of one GPU type (" + types + ")" : ""));
+      }
+    }
+    const int type = type_of(planned);
+    if (type < 0 || type >= num_types) {
+      throw PolicyError(
+          "", method,
+          std::string(method) + " gave job " + std::to_string(planned.id) +
+              (type < 0 ? " no GPU type" : " the GPU type index " + std::to_string(type)) + round +
+              "; the cluster's types are " + types + " (indices 0-" +
+              std::to_string(num_types - 1) + "): plan each job's type");
+    }
+    gpus[type] += scale_factor;
+    if (gpus[type] > capacity(type)) {
       int total = 0;
       for (const PlannedJob& p : plan.jobs) {
         auto found = active.find(p.id);
-        if (found != active.end()) total += found->second->scale_factor;
+        if (found != active.end() && type_of(p) == type) total += found->second->scale_factor;
       }
+      const std::string of_type = num_types > 1 ? " of type " + type_name(type) : "";
       throw PolicyError("", method,
                         std::string(method) + " asked for " + std::to_string(total) + " GPUs" +
-                            round + "; the cluster has " + std::to_string(state.num_gpus) +
-                            " (job " + std::to_string(planned.id) + ", " +
-                            std::to_string(scale_factor) +
+                            of_type + round + "; the cluster has " +
+                            std::to_string(capacity(type)) + of_type + " (job " +
+                            std::to_string(planned.id) + ", " + std::to_string(scale_factor) +
                             " GPUs, is the first that does not fit)");
     }
-    if (planned.worker_ids.empty()) continue;
-    bool valid = static_cast<int>(planned.worker_ids.size()) == scale_factor;
-    for (int w : planned.worker_ids) {
-      valid = valid && w >= 0 && w < state.num_gpus && !taken[w];
-      if (valid) taken[w] = true;
-    }
-    if (!valid) {
+    const double throughput = job.throughput_by_type_steps_per_s.empty()
+                                  ? job.throughput_steps_per_s
+                                  : job.throughput_by_type_steps_per_s[type];
+    if (!(throughput > 0.0)) {
       throw PolicyError("", method,
-                        std::string(method) + " placed job " + std::to_string(planned.id) +
-                            " on GPUs " + List(planned.worker_ids) + round + "; it needs " +
-                            std::to_string(scale_factor) + " distinct free GPUs in [0, " +
-                            std::to_string(state.num_gpus) + ")");
+                        std::string(method) + " put job " + std::to_string(planned.id) +
+                            " on GPU type " + type_name(type) + round + ", where its throughput " +
+                            "at batch size " + std::to_string(job.batch_size) + " on " +
+                            std::to_string(scale_factor) + " GPUs is " + Number(throughput) +
+                            " steps/s; it cannot run there");
     }
   }
 }

@@ -11,8 +11,11 @@
 namespace adaptsim {
 
 /// Throws PolicyError(method "plan_round") unless every job of `plan` is an active job of `state`
-/// named once, the planned jobs' scale factors sum to at most state.num_gpus, and a job given
-/// explicit workers has scale_factor distinct GPUs in [0, num_gpus) no other planned job uses.
+/// named once; a job given explicit workers has scale_factor distinct GPUs in [0, num_gpus) of one
+/// GPU type that no other planned job uses; every other job has a GPU type of state.cluster
+/// (PlannedJob::gpu_type; -1 only on a cluster of one type); per type, the planned jobs' scale
+/// factors sum to at most the type's GPUs (state.num_gpus without a cluster); and each job's
+/// throughput on its type is > 0.
 void CheckRoundPlan(const RoundPlan& plan, const ClusterState& state);
 
 /// Throws PolicyError(method "optimize") unless every job of `decision` is an active job of

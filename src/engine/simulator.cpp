@@ -350,6 +350,7 @@ ActiveJobView Engine::View(JobId id, const JobRuntime& job) const {
   view.batch_size = job.adaptation.batch_size;
   view.throughput_steps_per_s = job.throughput_by_type[cluster_.reference_type()];
   view.throughput_by_type_steps_per_s = job.throughput_by_type;
+  view.cluster = &cluster_;
   view.total_steps = job.adaptation.total_steps;
   view.steps_run = job.adaptation.steps_run;
   view.remaining_steps = job.adaptation.total_steps - job.adaptation.steps_run;
@@ -377,6 +378,7 @@ ClusterState Engine::BuildState() const {
                                [](const ActiveJobView& job, JobId id) { return job.id < id; });
     if (it != state.jobs.end() && it->id == ran.id) {
       it->previous_round_gpus = static_cast<int>(ran.worker_ids.size());
+      it->previous_round_gpu_type = cluster_.TypeOfWorker(ran.worker_ids.front());
     }
   }
   return state;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include "adaptsim/cluster.hpp"
 #include "adaptsim/cluster_state.hpp"
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/policy.hpp"
@@ -153,15 +155,38 @@ std::string InRound(const ClusterState& state) {
   return " in round " + std::to_string(state.round_index);
 }
 
-/// AllocationPolicy over a Python object's compute_allocation(state) -> {job id: time fraction}.
-/// Wrong types are refused here; ids that are not active and fractions outside [0, 1], NaN or
-/// infinite are refused by the Gavel mechanism (CheckAllocation), as for C++ policies.
+/// The cluster's GPU types as the message names them ("p100=2,v100=2"; "32" for 32 GPUs of the
+/// default type).
+std::string TypesText(const ClusterState& state) {
+  return state.cluster != nullptr ? state.cluster->ToString() : std::to_string(state.num_gpus);
+}
+
+int NumGpuTypes(const ClusterState& state) {
+  return state.cluster != nullptr ? state.cluster->num_types() : 1;
+}
+
+/// The type index of a GPU type name a policy returned (ClusterState::cluster), or nullopt when
+/// `name` is not a str or names no type of the cluster.
+std::optional<int> GpuTypeIndex(const ClusterState& state, py::handle name) {
+  if (!py::isinstance<py::str>(name)) return std::nullopt;
+  const std::string text = name.cast<std::string>();
+  if (state.cluster != nullptr) return state.cluster->IndexOf(text);
+  if (text == Cluster::kDefaultGpuType) return 0;
+  return std::nullopt;
+}
+
+/// AllocationPolicy over a Python object's compute_allocation(state) -> {job id: time fraction}
+/// or {job id: {GPU type: time fraction}} (required on a cluster of several types). Wrong types
+/// and unknown GPU types are refused here; ids that are not active and fractions outside [0, 1],
+/// NaN or infinite are refused by the Gavel mechanism (CheckAllocation), as for C++ policies.
 class PythonAllocationPolicy final : public AllocationPolicy {
  public:
   PythonAllocationPolicy(py::object policy, std::string name)
       : policy_(std::move(policy)), name_(std::move(name)) {
     traits_.skip_nonpositive_priority = BoolAttribute(policy_, "skip_nonpositive_priority");
     traits_.stop_at_first_misfit = BoolAttribute(policy_, "stop_at_first_misfit");
+    traits_.shuffle_gpu_type_order = BoolAttribute(policy_, "shuffle_gpu_type_order");
+    traits_.several_gpu_types = true;
     method_ = policy_.attr("compute_allocation");
   }
   ~PythonAllocationPolicy() override {
@@ -185,16 +210,38 @@ class PythonAllocationPolicy final : public AllocationPolicy {
                       ? " (a list of job ids is what plan_round returns)"
                       : ""));
     }
+    const int num_types = NumGpuTypes(state);
     Allocation allocation;
     for (auto [key, value] : py::reinterpret_borrow<py::dict>(result)) {
       const std::optional<int> id = PythonId(key);
       if (!id) Refuse(state, "returned the key " + PythonValueText(key), "job ids are ints");
-      const std::optional<double> x = PythonReal(value);
-      if (!x) {
-        Refuse(state, "returned " + PythonValueText(value) + " for job " + std::to_string(*id),
-               "a time fraction is a number in [0, 1]");
+      const std::string job = " for job " + std::to_string(*id);
+      if (!py::isinstance<py::dict>(value)) {
+        if (num_types > 1) {
+          Refuse(state, "returned " + PythonValueText(value) + job,
+                 "on a cluster of several GPU types (" + TypesText(state) +
+                     ") a job's allocation is {GPU type: time fraction}");
+        }
+        allocation.time_fraction[*id] = Fraction(state, value, job);
+        continue;
       }
-      allocation.time_fraction[*id] = *x;
+      std::vector<double> fractions(num_types, 0.0);
+      for (auto [type, x] : py::reinterpret_borrow<py::dict>(value)) {
+        const std::optional<int> k = GpuTypeIndex(state, type);
+        if (!k) {
+          Refuse(state, "returned the GPU type " + PythonValueText(type) + job,
+                 "the cluster's GPU types are " + TypesText(state) + " (state.gpu_types)");
+        }
+        fractions[*k] = Fraction(state, x, job + " on GPU type " + type.cast<std::string>());
+      }
+      allocation.time_fraction_by_type[*id] = std::move(fractions);
+    }
+    // One type: both forms are that type's fractions.
+    if (num_types == 1) {
+      for (const auto& [id, fractions] : allocation.time_fraction_by_type) {
+        allocation.time_fraction[id] = fractions[0];
+      }
+      allocation.time_fraction_by_type.clear();
     }
     return allocation;
   }
@@ -206,6 +253,14 @@ class PythonAllocationPolicy final : public AllocationPolicy {
     throw PolicyError(name_, kMethod,
                       std::string(kMethod) + " " + what + InRound(state) + "; " + hint);
   }
+  double Fraction(const ClusterState& state, py::handle value, const std::string& job) const {
+    const std::optional<double> x = PythonReal(value);
+    if (!x) {
+      Refuse(state, "returned " + PythonValueText(value) + job,
+             "a time fraction is a number in [0, 1]");
+    }
+    return *x;
+  }
 
   py::object policy_;
   py::object method_;
@@ -213,9 +268,10 @@ class PythonAllocationPolicy final : public AllocationPolicy {
   AllocationPolicyTraits traits_;
 };
 
-/// RoundScheduler over a Python object's plan_round(state) -> job ids. Wrong types are refused
-/// here; unknown or repeated ids and plans over capacity by the engine (CheckRoundPlan), as for C++
-/// policies.
+/// RoundScheduler over a Python object's plan_round(state) -> [job id or (job id, GPU type), …]
+/// (a GPU type per job is required on a cluster of several types). Wrong types and unknown GPU
+/// types are refused here; unknown or repeated ids and plans over a type's capacity by the engine
+/// (CheckRoundPlan), as for C++ policies.
 class PythonRoundScheduler final : public RoundScheduler {
  public:
   PythonRoundScheduler(py::object policy, std::string name)
@@ -227,6 +283,7 @@ class PythonRoundScheduler final : public RoundScheduler {
     method_ = py::object();
     policy_ = py::object();
   }
+  bool SupportsSeveralGpuTypes() const override { return true; }
   RoundPlan PlanRound(const ClusterState& state) override {
     py::gil_scoped_acquire gil;
     py::object result;
@@ -235,30 +292,55 @@ class PythonRoundScheduler final : public RoundScheduler {
     } catch (py::error_already_set& error) {
       ThrowPolicyError(error, name_, kMethod, std::string(kMethod) + " raised" + InRound(state));
     }
-    const bool sequence = py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result);
-    if (!sequence) {
+    if (!IsSequence(result)) {
       Refuse(state, "returned " + PythonValueText(result),
              std::string("it returns a list of job ids") +
                  (py::isinstance<py::dict>(result)
                       ? " (a dict {job id: time fraction} is what compute_allocation returns)"
                       : ""));
     }
+    const bool several_types = NumGpuTypes(state) > 1;
+    const std::string pair_hint =
+        "(job id, GPU type) with a type of state.gpu_types (" + TypesText(state) + ")";
     RoundPlan plan;
     for (py::handle item : result) {
-      const std::optional<int> id = PythonId(item);
-      if (!id) {
-        Refuse(state,
-               "returned " + PythonValueText(item) + " at position " +
-                   std::to_string(plan.jobs.size()),
-               "job ids are ints");
+      const std::string at = " at position " + std::to_string(plan.jobs.size());
+      py::object job = py::reinterpret_borrow<py::object>(item);
+      py::object type;
+      const bool pair = IsSequence(item);
+      if (pair) {
+        const auto entry = py::reinterpret_borrow<py::sequence>(item);
+        if (py::len(entry) != 2) {
+          Refuse(state, "returned " + PythonValueText(item) + at,
+                 "an entry is a job id or a pair " + pair_hint);
+        }
+        job = entry[0];
+        type = entry[1];
       }
-      plan.jobs.push_back({*id, {}});
+      const std::optional<int> id = PythonId(job);
+      if (!id) Refuse(state, "returned " + PythonValueText(item) + at, "job ids are ints");
+      PlannedJob planned{*id, {}};
+      if (pair) {
+        const std::optional<int> k = GpuTypeIndex(state, type);
+        if (!k) {
+          Refuse(state, "put job " + std::to_string(*id) + " on GPU type " + PythonValueText(type),
+                 "the cluster's GPU types are " + TypesText(state) + " (state.gpu_types)");
+        }
+        planned.gpu_type = *k;
+      } else if (several_types) {
+        Refuse(state, "named job " + std::to_string(*id) + " without a GPU type",
+               "on a cluster of several GPU types each entry is a pair " + pair_hint);
+      }
+      plan.jobs.push_back(std::move(planned));
     }
     return plan;
   }
 
  private:
   static constexpr char kMethod[] = "plan_round";
+  static bool IsSequence(const py::handle& value) {
+    return py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value);
+  }
   [[noreturn]] void Refuse(const ClusterState& state, const std::string& what,
                            const std::string& hint) const {
     throw PolicyError(name_, kMethod,

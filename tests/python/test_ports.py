@@ -11,17 +11,13 @@ Needs the reference data ($ADAPTSIM_DATA, else ../shared/data next to the checko
 
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 
 import adaptsim
 
-SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DATA = os.environ.get("ADAPTSIM_DATA") or os.path.join(SOURCE_DIR, "..", "shared", "data")
-TRACE = os.path.join(DATA, "shockwave", "traces",
-                     "120_0.2_5_100_40_25_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace")
-THROUGHPUTS = os.path.join(DATA, "shockwave", "throughputs", "tacc_throughputs.json")
+from reference_data import DATA, THROUGHPUTS, TRACE, skip_unless_present
+
 SETTINGS = dict(gpus=32, seed=0, round_duration_s=120.0, deadline_factor=1.5)
 WORKLOAD_6 = os.path.join(DATA, "pollux", "workloads", "workload-6.csv")
 POLLUX_PROFILES = os.path.join(DATA, "pollux", "traces")
@@ -147,7 +143,5 @@ class PortsTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if not (os.path.isfile(TRACE) and os.path.isfile(THROUGHPUTS)):
-        print(f"SKIPPED: reference data not found at {DATA} (set ADAPTSIM_DATA)")
-        sys.exit(77)
+    skip_unless_present()
     unittest.main(verbosity=2)
