@@ -1,4 +1,5 @@
-// The engine's read-only view handed to policies each round.
+// The engine's read-only view handed to policies each round. Its fields, with units, are declared
+// once in adaptsim/view_fields.hpp (the Python classes and docs/python.md follow that list).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,15 @@ struct ActiveJobView {
   double admitted_at_s = 0.0;         ///< round boundary at which the job joined
   double run_time_so_far_s = 0.0;     ///< Σ execution time (restart overhead excluded)
   int rounds_run = 0;                 ///< executed rounds (micro-tasks), failures included
+  /// GPUs the job held in the previous round (its scale factor), 0 when it did not run then: a
+  /// job that runs now without having run then pays the restart overhead (docs/mechanism.md §5.2).
+  int previous_round_gpus = 0;
+  /// Type index (ClusterState::cluster) of the GPUs the job held in the previous round, -1 when it
+  /// did not run then.
+  int previous_round_gpu_type = -1;
+  /// The cluster whose type indices the by-type fields use (= ClusterState::cluster); owned by the
+  /// engine, null when the caller built the view without one.
+  const Cluster* cluster = nullptr;
 };
 
 /// Snapshot of the cluster at a scheduling point. Jobs are sorted by ascending id.

@@ -50,6 +50,13 @@ struct MetricLook {
 };
 
 /// What every table and figure shows, parsed from labels text (ParseLabels).
+/// What a scenario label needs of a task: its job count, GPUs and the stem of its trace's file.
+struct ScenarioOf {
+  long long num_jobs = 0;
+  long long num_gpus = 0;
+  std::string trace_stem;
+};
+
 struct Labels {
   std::vector<PolicyLook> policies;  ///< legend order
   PolicyLook unlisted;               ///< the look (colour, marker) of a policy listed nowhere
@@ -79,6 +86,11 @@ struct Labels {
   std::string OptionAxis(const std::string& option) const;
   /// "120 jobs · 32 GPUs".
   std::string ScenarioLabel(long long num_jobs, long long num_gpus) const;
+  /// ScenarioLabel of every task, with the first 12 characters of the trace's stem appended
+  /// ("120 jobs · 32 GPUs · 120_0.2_5_10") when tasks of different traces would share a label. A
+  /// task without a job count (num_jobs 0: a failed task) counts the jobs of another task of its
+  /// trace, or is labelled by its trace's stem.
+  std::vector<std::string> ScenarioLabels(const std::vector<ScenarioOf>& tasks) const;
   /// The display name of `policy`, plus " (" the labels of its options named in `varied` but
   /// not in `skip`, comma-separated ")": "Shockwave (window 40 min, k 0.001)".
   std::string PolicyLabel(const std::string& policy, const nlohmann::json& options,

@@ -14,6 +14,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -40,6 +41,18 @@ void VisitMetricFields(M& m, V&& visit) {
   visit("num_jobs", "count", m.num_jobs);
   visit("num_deadline_completions", "count", m.num_deadline_completions);
   visit("num_failed_jobs", "count", m.num_failed_jobs);
+}
+
+/// The summary of a failed task, whose metrics are absent (docs/results-format.md): every
+/// floating-point metric NaN (missing to pandas, h5py and the readers), every count 0.
+inline SummaryMetrics AbsentMetrics() {
+  SummaryMetrics metrics;
+  VisitMetricFields(metrics, [](const char*, const char*, auto& field) {
+    if constexpr (std::is_floating_point_v<std::remove_reference_t<decltype(field)>>) {
+      field = std::numeric_limits<double>::quiet_NaN();
+    }
+  });
+  return metrics;
 }
 
 /// The engine-neutral fields of a job (JobResult without `extras`).

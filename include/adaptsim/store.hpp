@@ -16,6 +16,7 @@
 #include "adaptsim/output_paths.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/result_detail.hpp"
+#include "adaptsim/result_fields.hpp"
 
 namespace adaptsim {
 
@@ -88,6 +89,29 @@ struct SummaryRow {
   double wall_time_s = 0.0;
   int rank = 0;
 };
+
+/// Calls `visit(name, units, field)` for every column of a /summary row, in file order: the
+/// task's identity and configuration, the summary metrics (VisitMetricFields), the wall time and
+/// the rank. The one list of the columns, which the results file's writer and readers and the
+/// Python module's summary() follow. `R` may be const (writing) or not (reading).
+template <typename R, typename V>
+void VisitSummaryColumns(R& row, V&& visit) {
+  visit("task_id", "", row.task_id);
+  visit("task_index", "id", row.task_index);
+  visit("status", "", row.status);
+  visit("message", "", row.message);
+  visit("policy", "", row.policy);
+  visit("trace", "", row.trace);
+  visit("throughputs", "", row.throughputs);
+  visit("num_gpus", "gpus", row.num_gpus);
+  visit("seed", "id", row.seed);
+  visit("round_duration_s", "s", row.round_duration_s);
+  visit("deadline_factor", "1", row.deadline_factor);
+  visit("policy_options", "", row.policy_options);
+  VisitMetricFields(row.metrics, visit);
+  visit("wall_time_s", "s", row.wall_time_s);
+  visit("rank", "id", row.rank);
+}
 
 /// A task read back from /tasks/<task_id>.
 struct StoredTask {

@@ -145,7 +145,9 @@ bool WithTaskField(T& task, std::string_view axis, F&& f) {
 enum class ArgumentNames {
   kKeyword,  ///< Python keywords (KwargName), JSON values; other keys are policy options
   kFlag,     ///< `adaptsim run` flags (FlagName), command-line text (a number is parsed); the
-             ///< flag "--policy-option" holds the policy options as a JSON object
+             ///< flag "--policy-option" holds its KEY=VALUE texts (a JSON array of strings), each
+             ///< VALUE read as JSON with Python's True/False/None as true/false/null
+             ///< (docs/python.md §4)
 };
 
 /// A task from named arguments (the Python `adaptsim.run`, `adaptsim run`, benchmarks): each

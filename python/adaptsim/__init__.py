@@ -9,6 +9,8 @@ A policy may be a registered name (adaptsim.policies()), "py:MODULE:CLASS", or a
 with compute_allocation(state) -> {job id: time fraction in [0, 1]} (run by the Gavel mechanism,
 as the C++ baselines), plan_round(state) -> [job ids] (the jobs to run this round), or
 optimize(cluster) -> {job id: [node id per replica]} (the interval engine of the Pollux family).
+On a cluster of several GPU types (cluster="v100=2,p100=2") a round policy names each job's type:
+{job id: {GPU type: time fraction}}, [(job id, GPU type), ...] (docs/python.md §3).
 """
 
 import json
@@ -104,7 +106,9 @@ def run(trace, throughputs, policy, gpus=None, out=None, **options):
 {config_keywords}
     Raises:
         InputError: bad input (file, line and field in its attributes).
-        PolicyError: a Python policy raised; the message holds the traceback.
+        PolicyError: a decision the engine cannot honour (named: the policy, the method, the
+            round and the numbers), a Python policy's exception (with its traceback) or a
+            class it cannot run (docs/python.md §4).
     """
     arguments = dict(options, trace=os.fspath(trace), throughputs=os.fspath(throughputs),
                      policy=policy_name(policy), gpus=None if gpus is None else int(gpus))

@@ -1,6 +1,7 @@
 // analysis/labels.toml: parsing, and the labels built from it (include/adaptsim/labels.hpp).
 #include "adaptsim/labels.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <tuple>
 #include <type_traits>
@@ -289,6 +290,25 @@ std::string Labels::OptionAxis(const std::string& option) const {
 std::string Labels::ScenarioLabel(long long num_jobs, long long num_gpus) const {
   return Fill(Fill(scenario, "{jobs}", std::to_string(num_jobs)), "{gpus}",
               std::to_string(num_gpus));
+}
+
+std::vector<std::string> Labels::ScenarioLabels(const std::vector<ScenarioOf>& tasks) const {
+  std::map<std::string, long long> jobs_of_trace;
+  for (const ScenarioOf& task : tasks) {
+    long long& jobs = jobs_of_trace[task.trace_stem];
+    jobs = std::max(jobs, task.num_jobs);
+  }
+  std::vector<std::string> labels;
+  std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
+  for (const ScenarioOf& task : tasks) {
+    const long long jobs = jobs_of_trace[task.trace_stem];
+    labels.push_back(jobs > 0 ? ScenarioLabel(jobs, task.num_gpus) : task.trace_stem);
+    keys[labels.back()].insert(task.trace_stem + "|" + std::to_string(task.num_gpus));
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (keys[labels[i]].size() > 1) labels[i] += " · " + tasks[i].trace_stem.substr(0, 12);
+  }
+  return labels;
 }
 
 std::string Labels::PolicyLabel(const std::string& policy, const nlohmann::json& options_json,

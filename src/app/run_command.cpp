@@ -31,21 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 const char kContext[] = "command line";
 
-/// "key=value" -> options[key] = value as JSON when it parses (0.2, true, "x"), else as a string.
-nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
-  nlohmann::json options = nlohmann::json::object();
-  for (const std::string& item : items) {
-    std::size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw InputError(kContext, 0, "--policy-option", "expected key=value, got '" + item + "'");
-    }
-    std::string value = item.substr(eq + 1);
-    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
-    options[item.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
-  }
-  return options;
-}
-
 /// An existing file as an absolute, normalized path (the same task gets the same id here and in
 /// a sweep).
 std::string ResolvePath(const std::string& path, const char* flag) {
@@ -140,7 +125,7 @@ ProductionSource ProductionFromFlags(const RunCommandOptions& options) {
 TaskConfig MakeTask(const RunCommandOptions& options) {
   nlohmann::json arguments = nlohmann::json::object();
   for (const auto& [flag, text] : options.fields) arguments[flag] = text;
-  arguments["--policy-option"] = ParsePolicyOptions(options.policy_options);
+  arguments["--policy-option"] = options.policy_options;  // KEY=VALUE texts
   const bool log = !options.production_log.empty();
   if (log) {
     if (arguments.contains("--trace")) {
@@ -236,8 +221,9 @@ void AddTaskOptions(CLI::App& cmd, const std::shared_ptr<RunCommandOptions>& opt
     if (field.key == kPolicyOptionsKey) {
       option = cmd.add_option(flag, options->policy_options,
                               std::string(field.doc) +
-                                  "; one KEY=VALUE per flag (VALUE read as "
-                                  "JSON when it parses, else as text)")
+                                  "; one KEY=VALUE per flag, VALUE as JSON (0.5, true, [1, 2], "
+                                  "\"text\"; Python's True/False/None accepted; other words are "
+                                  "strings)")
                    ->allow_extra_args(false)
                    ->type_name("KEY=VALUE");
     } else {

@@ -14,7 +14,8 @@ struct RunCommandOptions {
   /// The task-configuration flags given, flag -> text as given (the flags come from the field
   /// list, adaptsim/task_fields.hpp; TaskConfigFromArguments reads them).
   std::map<std::string, std::string> fields;
-  std::vector<std::string> policy_options;  ///< --policy-option "key=value"; value parsed as JSON
+  std::vector<std::string>
+      policy_options;  ///< --policy-option "key=value" texts (TaskConfigFromArguments parses them)
   /// A production job log instead of a trace (docs/production.md), and the production flags given
   /// (VisitProductionSourceFields), flag -> its texts as given (a repeatable flag has several).
   std::string production_log;

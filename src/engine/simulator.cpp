@@ -14,6 +14,7 @@
 #include "adaptsim/error.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/workload.hpp"
+#include "decision_checks.hpp"
 #include "placement.hpp"
 
 namespace adaptsim {
@@ -349,6 +350,7 @@ ActiveJobView Engine::View(JobId id, const JobRuntime& job) const {
   view.batch_size = job.adaptation.batch_size;
   view.throughput_steps_per_s = job.throughput_by_type[cluster_.reference_type()];
   view.throughput_by_type_steps_per_s = job.throughput_by_type;
+  view.cluster = &cluster_;
   view.total_steps = job.adaptation.total_steps;
   view.steps_run = job.adaptation.steps_run;
   view.remaining_steps = job.adaptation.total_steps - job.adaptation.steps_run;
@@ -371,17 +373,23 @@ ClusterState Engine::BuildState() const {
   state.throughputs = &throughputs_.reference();
   state.jobs.reserve(active_.size());
   for (const auto& [id, job] : active_) state.jobs.push_back(View(id, job));
+  for (const ScheduledJob& ran : recent_schedules_[0]) {  // jobs by ascending id
+    auto it = std::lower_bound(state.jobs.begin(), state.jobs.end(), ran.id,
+                               [](const ActiveJobView& job, JobId id) { return job.id < id; });
+    if (it != state.jobs.end() && it->id == ran.id) {
+      it->previous_round_gpus = static_cast<int>(ran.worker_ids.size());
+      it->previous_round_gpu_type = cluster_.TypeOfWorker(ran.worker_ids.front());
+    }
+  }
   return state;
 }
 
 void Engine::ScheduleRound() {
-  RoundPlan plan = scheduler_.PlanRound(BuildState());
+  const ClusterState state = BuildState();
+  const RoundPlan plan = scheduler_.PlanRound(state);
+  CheckRoundPlan(plan, state);  // a plan the engine cannot honour is the policy's error
   std::map<JobId, int> scale_factors;
-  for (const PlannedJob& p : plan.jobs) {
-    auto it = active_.find(p.id);
-    if (it != active_.end()) scale_factors[p.id] = it->second.spec->scale_factor;
-  }
-  std::erase_if(plan.jobs, [&](const PlannedJob& p) { return scale_factors.count(p.id) == 0; });
+  for (const PlannedJob& p : plan.jobs) scale_factors[p.id] = active_.at(p.id).spec->scale_factor;
   std::vector<ScheduledJob> placed =
       PlaceRound(plan, cluster_, scale_factors, current_assignments_);
 

@@ -1,5 +1,6 @@
 // The columns of the results file (private to src/store): the result records' field lists
-// (adaptsim/result_fields.hpp) and the /summary row's, used by both the writer and the readers.
+// (adaptsim/result_fields.hpp) and the /summary row's (VisitSummaryColumns, adaptsim/store.hpp),
+// used by both the writer and the readers.
 // A Visit* function calls `visit(name, units, field)` for every column of a record, in file
 // order; `R` may be const (writing) or not (reading).
 #pragma once
@@ -16,25 +17,6 @@
 #include "hdf5_io.hpp"
 
 namespace adaptsim::store {
-
-template <typename R, typename V>
-void VisitSummaryColumns(R& row, V&& visit) {
-  visit("task_id", "", row.task_id);
-  visit("task_index", "id", row.task_index);
-  visit("status", "", row.status);
-  visit("message", "", row.message);
-  visit("policy", "", row.policy);
-  visit("trace", "", row.trace);
-  visit("throughputs", "", row.throughputs);
-  visit("num_gpus", "gpus", row.num_gpus);
-  visit("seed", "id", row.seed);
-  visit("round_duration_s", "s", row.round_duration_s);
-  visit("deadline_factor", "1", row.deadline_factor);
-  visit("policy_options", "", row.policy_options);
-  VisitMetricFields(row.metrics, visit);
-  visit("wall_time_s", "s", row.wall_time_s);
-  visit("rank", "id", row.rank);
-}
 
 // Field <-> stored value. Integers are stored as int64 (seeds as uint64), enums as strings.
 inline std::int64_t ToStored(int v) {

@@ -223,7 +223,7 @@ void WriteTask(hid_t tasks, const TaskRecord& record) {
 }
 
 store::Table SummaryTable(const std::vector<SummaryRow>& rows) {
-  return store::ToTable(rows, [](const auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+  return store::ToTable(rows, [](const auto& r, auto&& v) { VisitSummaryColumns(r, v); });
 }
 
 }  // namespace

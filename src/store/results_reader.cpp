@@ -164,7 +164,7 @@ ResultDetail DetailAttribute(hid_t object, const std::string& where) {
 std::vector<SummaryRow> SummaryRows(hid_t file) {
   Handle summary = store::OpenGroup(file, "summary");
   return store::ReadTable<SummaryRow>(summary,
-                                      [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+                                      [](auto& r, auto&& v) { VisitSummaryColumns(r, v); });
 }
 
 /// /meta@detail of the open results file at `path`.

@@ -102,9 +102,11 @@ struct Reader {
   std::string file;
   fs::path dir;
 
+  /// InputError at `node`; `multiline` keeps the line breaks of a message that quotes a
+  /// policy's error (a Python traceback) when the command line prints it.
   [[noreturn]] void Throw(const toml::node& node, const std::string& field,
-                          const std::string& message) const {
-    throw InputError(file, Line(node), field, message);
+                          const std::string& message, bool multiline = false) const {
+    throw InputError(file, Line(node), field, message).Multiline(multiline);
   }
   [[noreturn]] void WrongType(const toml::node& node, const std::string& field,
                               const std::string& expected) const {
@@ -208,7 +210,7 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
       FindPolicy(name, field);
       return name;
     } catch (const InputError& error) {
-      reader.Throw(node, field, error.what());
+      reader.Throw(node, field, error.what(), error.multiline());
     }
   }
   std::string known;
@@ -616,9 +618,12 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
   auto rethrow = [&](const InputError& error, const std::string& key, const toml::node* fallback,
                      const std::string& fallback_field) {
     auto it = index.find(key);
-    if (it != index.end()) reader.Throw(*it->second.node, it->second.field, BareMessage(error));
-    if (fallback != nullptr) reader.Throw(*fallback, fallback_field, BareMessage(error));
-    throw InputError(reader.file, 0, key, BareMessage(error));
+    const bool lines = error.multiline();
+    if (it != index.end()) {
+      reader.Throw(*it->second.node, it->second.field, BareMessage(error), lines);
+    }
+    if (fallback != nullptr) reader.Throw(*fallback, fallback_field, BareMessage(error), lines);
+    throw InputError(reader.file, 0, key, BareMessage(error)).Multiline(lines);
   };
   std::set<std::string> built;
   std::vector<TaskConfig> tasks;

@@ -7,6 +7,7 @@
 #include "adaptsim/gavel.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "adaptsim/throughput.hpp"
@@ -65,11 +66,20 @@ SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
                      "the interval engine runs one GPU type; policy '" + task.policy +
                          "' takes num_gpus, not a cluster");
   }
-  std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
-                                               ? MakeIntervalSimulation(task, budget)
-                                               : MakeRoundSimulation(task, budget, inputs);
-  SimulationResult result = simulation->Run(observer);
+  SimulationResult result;
+  try {
+    std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
+                                                 ? MakeIntervalSimulation(task, budget)
+                                                 : MakeRoundSimulation(task, budget, inputs);
+    result = simulation->Run(observer);
+  } catch (const PolicyError& error) {
+    // The engines name the method and the round; the policy's name is the task's.
+    if (error.policy().empty()) throw error.Named(task.policy);
+    throw;
+  }
   ComputeMetrics(result, task.simulation.num_gpus);
+  // A run the engine could not finish (no job can be scheduled) has no metrics.
+  if (result.status == TaskStatus::kFailed) result.summary = AbsentMetrics();
   return result;
 }
 
@@ -86,6 +96,7 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget,
     result = SimulationResult{};
     result.status = status;
     result.message = message;
+    result.summary = AbsentMetrics();
   };
   try {
     result = RunTask(task, budget, observer, inputs);

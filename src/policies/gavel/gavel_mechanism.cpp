@@ -1,12 +1,72 @@
 #include "gavel_mechanism.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <numeric>
-#include <stdexcept>
+#include <set>
+#include <string>
 
 #include "adaptsim/error.hpp"
 
 namespace adaptsim {
+
+void CheckAllocation(const Allocation& allocation, const ClusterState& state) {
+  const char* method = "compute_allocation";
+  const std::string round = " in round " + std::to_string(state.round_index);
+  const int num_types = state.cluster != nullptr ? state.cluster->num_types() : 1;
+  std::set<JobId> active;
+  for (const ActiveJobView& job : state.jobs) active.insert(job.id);
+  auto check_job = [&](JobId id) {
+    if (active.count(id)) return;
+    throw PolicyError("", method,
+                      std::string(method) + " gave a time fraction to job " + std::to_string(id) +
+                          round +
+                          ", which is not an active job (not arrived yet, finished, or not in "
+                          "the trace)");
+  };
+  auto check_fraction = [&](JobId id, double x, const std::string& on_type) {
+    if (std::isfinite(x) && x >= -kTimeFractionTolerance && x <= 1.0 + kTimeFractionTolerance) {
+      return;
+    }
+    char value[32];
+    std::snprintf(value, sizeof(value), "%.10g", x);
+    throw PolicyError("", method,
+                      std::string(method) + " gave job " + std::to_string(id) +
+                          " the time fraction " + value + on_type + round +
+                          "; a time fraction is a number in [0, 1]");
+  };
+  if (allocation.time_fraction_by_type.empty()) {
+    for (const auto& [id, x] : allocation.time_fraction) {
+      check_job(id);
+      if (num_types > 1) {
+        throw PolicyError("", method,
+                          std::string(method) + " gave job " + std::to_string(id) +
+                              " one time fraction" + round +
+                              "; on a cluster of several GPU types (" + state.cluster->ToString() +
+                              ") a job has one per type");
+      }
+      check_fraction(id, x, "");
+    }
+    return;
+  }
+  for (const auto& [id, fractions] : allocation.time_fraction_by_type) {
+    check_job(id);
+    if (fractions.size() != static_cast<std::size_t>(num_types)) {
+      throw PolicyError("", method,
+                        std::string(method) + " gave job " + std::to_string(id) + " a list of " +
+                            std::to_string(fractions.size()) + " time fractions" + round +
+                            "; the cluster has " + std::to_string(num_types) + " GPU types (" +
+                            (state.cluster != nullptr ? state.cluster->ToString()
+                                                      : std::to_string(state.num_gpus)) +
+                            "), one fraction each");
+    }
+    for (int k = 0; k < num_types; ++k) {
+      check_fraction(id, fractions[k],
+                     num_types > 1 ? " on GPU type " + state.cluster->name(k) : std::string());
+    }
+  }
+}
 
 GavelMechanism::GavelMechanism(std::unique_ptr<AllocationPolicy> policy,
                                const SimulationOptions& options, std::uint64_t seed)
@@ -80,21 +140,14 @@ void GavelMechanism::ResetTimeRunSoFar(double now_s) {
 // Calls the policy and keeps x_ik clipped to [0, 1] (`:3356-3357`).
 void GavelMechanism::Solve(const ClusterState& state) {
   Allocation solved = policy_->ComputeAllocation(state);
+  CheckAllocation(solved, state);
   allocation_.clear();
   if (!solved.time_fraction_by_type.empty()) {
     for (auto& [id, fractions] : solved.time_fraction_by_type) {
-      if (fractions.size() != num_types_) {
-        throw std::logic_error("allocation of job " + std::to_string(id) + " has " +
-                               std::to_string(fractions.size()) + " GPU types, the cluster " +
-                               std::to_string(num_types_));
-      }
       for (double& x : fractions) x = std::clamp(x, 0.0, 1.0);
       allocation_.emplace(id, std::move(fractions));
     }
     return;
-  }
-  if (num_types_ != 1 && !solved.time_fraction.empty()) {
-    throw std::logic_error("a one-type allocation on a cluster of several GPU types");
   }
   for (const auto& [id, x] : solved.time_fraction) {
     allocation_.emplace(id, std::vector<double>{std::clamp(x, 0.0, 1.0)});

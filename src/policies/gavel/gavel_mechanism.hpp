@@ -12,6 +12,16 @@
 
 namespace adaptsim {
 
+/// Throws PolicyError(method "compute_allocation") unless every job of `allocation` is an active
+/// job of `state` and each of its time fractions is a finite number in [0, 1] (values within
+/// kTimeFractionTolerance outside, a solver's rounding, are accepted and clamped by the
+/// mechanism); on a cluster of several GPU types the allocation must be time_fraction_by_type,
+/// with one fraction per type of state.cluster.
+void CheckAllocation(const Allocation& allocation, const ClusterState& state);
+
+/// How far outside [0, 1] an LP solution's time fraction may lie (rounding) and still be accepted.
+inline constexpr double kTimeFractionTolerance = 1e-6;
+
 /// Wraps an AllocationPolicy. State per active job i and GPU type k (one type on a homogeneous
 /// cluster; docs/mechanism.md §7, §12):
 ///  t_ik  time received on type k since the last reset, seconds (starts at T_r/2 on every type,
