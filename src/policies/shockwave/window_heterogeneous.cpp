@@ -166,7 +166,8 @@ class Solver {
     }
     std::sort(order.begin(), order.end());
     std::vector<int> types(layout.num_types()), candidates;
-    for (const auto& [key, j] : order) {
+    for (const auto& entry : order) {
+      const int j = entry.second;
       // Fastest type first; on each type the rounds with the most free GPUs (earliest among
       // equals), as many as the job still needs: the same as taking them one at a time.
       std::iota(types.begin(), types.end(), 0);
