@@ -264,8 +264,8 @@ TEST(HeterogeneousInputs, MissingTypeAndUnsupportedPolicyAreInputErrors) {
   }
   std::filesystem::remove(path);
   try {
-    run("max_min_fairness", TaccThroughputsPath());
-    ADD_FAILURE() << "max_min_fairness ran on several GPU types";
+    run("shockwave", TaccThroughputsPath());
+    ADD_FAILURE() << "shockwave ran on several GPU types";
   } catch (const InputError& error) {
     EXPECT_EQ(error.field(), "cluster");
   }
