@@ -146,7 +146,7 @@ def draw_comparison(df, out):
     ratios = ratio_table(table)
     ratios.to_csv(os.path.join(out, "heterogeneous_ratios.csv"), index=False,
                   float_format="%.17g")
-    return ["heterogeneous.png", "heterogeneous.pdf"]
+    return ["heterogeneous"]
 
 
 RATE_RE = re.compile(r"rate_([0-9.]+)")
@@ -189,7 +189,7 @@ def draw_job_rate(path, out):
     fig.tight_layout()
     st.check_texts(fig)
     st.save(fig, table, out, "gavel_job_rate")
-    return ["gavel_job_rate.png", "gavel_job_rate.pdf"]
+    return ["gavel_job_rate"]
 
 
 def draw_all(heterogeneous, job_rate, out):
@@ -204,13 +204,14 @@ def draw_all(heterogeneous, job_rate, out):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("heterogeneous", help="results file of experiments/heterogeneous.toml")
+    parser.add_argument("heterogeneous",
+                        help="results file of experiments/heterogeneous.toml ('' for none)")
     parser.add_argument("job_rate", nargs="?", default=None,
                         help="results file of experiments/gavel_job_rate.toml")
     parser.add_argument("--out", required=True, help="folder for the figures")
     args = parser.parse_args(argv)
     for name in draw_all(args.heterogeneous, args.job_rate, args.out):
-        print(os.path.join(args.out, name))
+        print(os.path.join(args.out, name + ".png"))
     return 0
 
 

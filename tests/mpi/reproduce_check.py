@@ -231,7 +231,7 @@ if paper == "shockwave":
             raise AssertionError(f"unexpected figure {name}")
     assert any(n.endswith("/window") for n in names) and any("canonical/canonical_" in n
                                                              for n in names), names
-else:
+elif paper == "pollux":
     # Every task once (a task id in two files is one run), then the paper's configuration:
     # TunedJobs workloads, Pollux with p = -1 (explicit or the default), and the baselines.
     unique = {}
