@@ -203,7 +203,7 @@ INSTANTIATE_TEST_SUITE_P(AllReferenceRuns, HeterogeneousGolden,
                          ::testing::Values("fifo", "fifo_perf", "gandiva_fair", "allox", "isolated",
                                            "isolated_plus"));
 
-// Metrics on the mixed cluster (docs/mechanism.md §12.8) against the golden runs: each type's
+// Metrics on the mixed cluster (docs/mechanism.md §12.9) against the golden runs: each type's
 // utilization is the mean of the reference's per-worker utilization over its worker ids, the
 // types' GPU-hours add up to the busy time, and the type-weighted ρ of a job without batch-size
 // adaptation follows from its JCT, its V100 exclusive time and the throughputs file alone (its
@@ -322,8 +322,8 @@ TEST(HeterogeneousInputs, MissingTypeAndUnsupportedPolicyAreInputErrors) {
   }
   std::filesystem::remove(path);
   try {
-    run("max_min_fairness", TaccThroughputsPath());
-    ADD_FAILURE() << "max_min_fairness ran on several GPU types";
+    run("shockwave", TaccThroughputsPath());
+    ADD_FAILURE() << "shockwave ran on several GPU types";
   } catch (const InputError& error) {
     EXPECT_EQ(error.field(), "cluster");
   }

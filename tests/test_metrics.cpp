@@ -1,4 +1,4 @@
-// DeriveMetrics (docs/mechanism.md §10, §12.8) on small hand-built runs: the makespan rule, the
+// DeriveMetrics (docs/mechanism.md §10, §12.9) on small hand-built runs: the makespan rule, the
 // Themis-style ρ from the recorded stays, the type-weighted ρ and the per-type rows of a mixed
 // cluster, and that deriving twice gives the same result.
 #include <gtest/gtest.h>
@@ -69,7 +69,7 @@ TEST(Metrics, ComputeMetricsStoresTheDerivationAndIsRepeatable) {
   EXPECT_EQ(run.summary.mean_jct_s, first.mean_jct_s);
 }
 
-// Three jobs on 1 K80 + 2 V100 (G = 3, N/G = 1), worked by hand (docs/mechanism.md §12.8):
+// Three jobs on 1 K80 + 2 V100 (G = 3, N/G = 1), worked by hand (docs/mechanism.md §12.9):
 //   job 0: JCT 300, T_excl 100 on V100 and 300 on K80: ρ_v100 = 3, ρ_k80 = 1
 //   job 1: JCT 200, T_excl 100 on V100, cannot run on K80:   ρ_v100 = 2
 //   job 2: JCT 600, T_excl 200 on V100 and 400 on K80: ρ_v100 = 3, ρ_k80 = 1.5

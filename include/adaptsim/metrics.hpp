@@ -26,7 +26,7 @@ double ThemisFtfRho(double jct_s, double exclusive_time_s, const JobStay& stay,
 /// `gpu_types`) and R_j the types it can run on (T_excl > 0; weights renormalised over them). On a
 /// cluster of the reference type alone it is the static ρ. Unlike Sia's own code
 /// (`siasosp23/artifacts@aaf7a0d:sia-simulator/ftf_simulator.py:559-570`, which averages T weighted
-/// by N_g and divides JCT by that), the paper's form weights ρ (docs/mechanism.md §12.8). 0 when
+/// by N_g and divides JCT by that), the paper's form weights ρ (docs/mechanism.md §12.9). 0 when
 /// the job can run on no type.
 double TypeWeightedFtfRho(double jct_s, const std::vector<double>& exclusive_time_by_type_s,
                           const std::vector<GpuTypeResult>& gpu_types, int num_trace_jobs,

@@ -35,7 +35,7 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
 /// thr(bs_e, sf), summed epoch by epoch as BuildProfile sums T_excl, so that the table `profile`
 /// was built on gives exactly `profile.exclusive_time_s`. nullopt when a batch size of the pattern
 /// has no positive throughput there (the job cannot run on that type, e.g. ResNet-50 at batch size
-/// 128 on K80). The per-type isolated time of the type-weighted ρ (docs/mechanism.md §12.8).
+/// 128 on K80). The per-type isolated time of the type-weighted ρ (docs/mechanism.md §12.9).
 std::optional<double> ExclusiveTimeOn(const JobSpec& job, const JobProfile& profile,
                                       const ThroughputSource& throughputs);
 

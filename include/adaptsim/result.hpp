@@ -61,7 +61,7 @@ struct JobResult {
   JobOutcome outcome = JobOutcome::kUnfinished;
   JobExtras extras;  ///< the alternative of the engine that ran the job
   /// Sia's type-weighted ρ: ρ_g of every GPU type g the job can run on, weighted by C_g (SOSP'23
-  /// Eq. 3; docs/mechanism.md §12.8), from ComputeMetrics; equals ftf_rho on a cluster of the
+  /// Eq. 3; docs/mechanism.md §12.9), from ComputeMetrics; equals ftf_rho on a cluster of the
   /// reference type alone. (Last member, so that aggregate initialisers stay valid.)
   double ftf_rho_type_weighted = 0.0;
 };
@@ -86,7 +86,7 @@ struct ThroughputSample {
   int batch_size = 0;
 };
 
-/// What a run did on one GPU type of its cluster (docs/mechanism.md §12.8). The engine records the
+/// What a run did on one GPU type of its cluster (docs/mechanism.md §12.9). The engine records the
 /// type and its GPU count; ComputeMetrics derives the rest.
 struct GpuTypeResult {
   std::string gpu_type;         ///< type name (Cluster::name), rows in worker-id order

@@ -118,7 +118,7 @@ void VisitRoundFields(R& round, V&& visit) {
   visit("active_jobs", "count", round.active_jobs);
 }
 
-/// The fields of a run's row per GPU type (docs/mechanism.md §12.8).
+/// The fields of a run's row per GPU type (docs/mechanism.md §12.9).
 template <typename R, typename V>
 void VisitGpuTypeFields(R& type, V&& visit) {
   visit("gpu_type", "", type.gpu_type);

@@ -178,7 +178,7 @@ void Engine::Prepare() {
     record.exclusive_time_s = profiles_.back().exclusive_time_s;
     record.jct_s = record.completion_time_s = std::nan("");
     result_.jobs.push_back(record);
-    // The job's exclusive time on every type, for the type-weighted ρ (§12.8): the same pattern
+    // The job's exclusive time on every type, for the type-weighted ρ (§12.9): the same pattern
     // of batch sizes under each type's throughputs; 0 where it cannot run.
     std::vector<double>& exclusive_by_type = result_.exclusive_time_by_type_s.emplace_back();
     for (int k = 0; k < cluster_.num_types(); ++k) {

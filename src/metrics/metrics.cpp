@@ -72,7 +72,7 @@ void FillJctMetrics(const std::vector<double>& jcts, SummaryMetrics& summary) {
 }
 
 /// Per GPU type: utilization and busy GPU-hours over the type's workers (consecutive ids), and the
-/// mean ρ_g of the departed jobs that can run on it (docs/mechanism.md §12.8).
+/// mean ρ_g of the departed jobs that can run on it (docs/mechanism.md §12.9).
 std::vector<GpuTypeResult> DeriveGpuTypeMetrics(const SimulationResult& result, double makespan_s,
                                                 int num_gpus) {
   std::vector<GpuTypeResult> types = result.gpu_types;

@@ -47,4 +47,18 @@ Allocation ToAllocation(std::map<JobId, std::vector<double>> fractions, int num_
   return allocation;
 }
 
+Allocation SplitByCapacity(const ClusterState& state, const std::vector<double>& shares,
+                           const Cluster& cluster) {
+  std::vector<double> per_type(cluster.num_types());
+  for (int k = 0; k < cluster.num_types(); ++k) {
+    per_type[k] = static_cast<double>(cluster.count(k)) / static_cast<double>(cluster.num_gpus());
+  }
+  std::map<JobId, std::vector<double>> fractions;
+  for (std::size_t i = 0; i < state.jobs.size(); ++i) {
+    std::vector<double>& x = fractions[state.jobs[i].id];
+    for (double share : per_type) x.push_back(shares[i] * share);
+  }
+  return ToAllocation(std::move(fractions), cluster.num_types());
+}
+
 }  // namespace adaptsim::internal

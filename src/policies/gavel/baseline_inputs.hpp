@@ -63,4 +63,10 @@ double ThroughputOn(const ActiveJobView& job, int k);
 /// several.
 Allocation ToAllocation(std::map<JobId, std::vector<double>> fractions, int num_types);
 
+/// A heterogeneity-agnostic policy's allocation: y_i (the share of the one-type problem on all
+/// G GPUs, jobs in state order) split over the types in proportion to their GPUs,
+/// x_ik = y_i · (C_k / G) (docs/policies.md §3.7). On one type x_i = y_i exactly.
+Allocation SplitByCapacity(const ClusterState& state, const std::vector<double>& shares,
+                           const Cluster& cluster);
+
 }  // namespace adaptsim::internal
