@@ -71,6 +71,8 @@ struct LpOptions {
   bool presolve = false;           ///< docs/policies.md §6.7 uses presolve off
   int max_iterations = 100000;     ///< simplex pivots or barrier iterations; > 0
   double primal_tolerance = 1e-9;  ///< feasibility tolerance (CLP's default is 1e-7); > 0
+  /// Geometric scaling of the matrix instead of CLP's automatic choice.
+  bool geometric_scaling = false;
   /// Simplex methods: start from this basis (num_cols and num_rows statuses) instead of the
   /// slack basis; ignored when its shape differs or for the barrier. Not owned.
   const LpBasis* warm_start = nullptr;

@@ -48,6 +48,7 @@ LpSolution SolveWithClp(const LpProblem& problem, const LpOptions& options) {
   model.setOptimizationDirection(problem.maximize ? -1.0 : 1.0);
   model.setMaximumIterations(options.max_iterations);
   model.setPrimalTolerance(options.primal_tolerance);
+  if (options.geometric_scaling) model.scaling(1);
   ClpSolve solve;
   switch (options.method) {
     case LpMethod::kDualSimplex:

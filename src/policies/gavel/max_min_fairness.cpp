@@ -67,8 +67,7 @@ Allocation MaxMinFairnessPolicy::ComputeAllocation(const ClusterState& state) {
   }
   internal::TypedLpInputs in = internal::TypedInputs(state, cluster, "max_min_fairness_perf");
   in.throughputs = MaxMinFairnessCoefficients(state, cluster);
-  // Cold starts: a warm basis leaves more level rows with a zero dual, so the water filling
-  // needs ~15× more LPs on the 900-job trace (docs/performance.md).
+  in.warm_start = &warm_start_;
   return internal::TypedAllocation(state, internal::LexicographicMaxMin(in).x, cluster);
 }
 

@@ -28,6 +28,7 @@
 
 #include "adaptsim/policy.hpp"
 #include "baseline_inputs.hpp"
+#include "typed_lp.hpp"
 
 namespace adaptsim {
 
@@ -70,6 +71,7 @@ class MaxMinFairnessPolicy final : public AllocationPolicy {
   std::vector<double> OneTypeShares(const ClusterState& state) const;
   MaxMinFairnessOptions options_;
   bool aware_;
+  internal::TypedLpWarmStart warm_start_;  ///< the previous LP's basis (several types)
 };
 
 }  // namespace adaptsim

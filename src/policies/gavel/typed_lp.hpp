@@ -92,9 +92,8 @@ TypedLpPoint MaxWeightedSum(const TypedLpInputs& in, const std::vector<double>& 
 /// §4.1 and its `max_min_fairness_water_filling.py`): maximise the smallest v, freeze the jobs
 /// that cannot exceed it (positive dual of their row), maximise the smallest of the others with
 /// the frozen ones held at their level, until every job is frozen. The levels are unique; the
-/// point x is CLP's vertex of the last LP (warm starts are not used here). value = the smallest
-/// level z* (the reference's
-/// max-min optimum). Throws InputError(field "solver") unless CLP proves optimality.
+/// point x is CLP's vertex of the last LP. value = the smallest level z* (the reference's max-min
+/// optimum). Throws InputError(field "solver") unless CLP proves optimality.
 struct WaterFillingPoint : TypedLpPoint {
   std::vector<double> levels;  ///< v_i, m
 };
