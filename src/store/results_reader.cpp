@@ -72,9 +72,10 @@ const char* Version2JobColumn(const char* name) {
 /// round extras; its workload column holds the application).
 std::vector<JobResult> ReadVersion2Jobs(hid_t group) {
   std::vector<JobResult> jobs = store::ReadTable<JobResult>(group, [](auto& j, auto&& v) {
-    VisitJobFields(j, [&](const char* name, const char* units, auto& field) {
+    auto renamed = [&](const char* name, const char* units, auto& field) {
       v(Version2JobColumn(name), units, field);
-    });
+    };
+    VisitJobFields(j, store::ColumnsOfVersion(2, renamed));
   });
   std::vector<RoundJobExtras> extras = store::ReadTable<RoundJobExtras>(
       group, [](auto& e, auto&& v) { VisitJobExtrasFields(e, v); });
