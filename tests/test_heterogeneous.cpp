@@ -203,6 +203,64 @@ INSTANTIATE_TEST_SUITE_P(AllReferenceRuns, HeterogeneousGolden,
                          ::testing::Values("fifo", "fifo_perf", "gandiva_fair", "allox", "isolated",
                                            "isolated_plus"));
 
+// Metrics on the mixed cluster (docs/mechanism.md §12.9) against the golden runs: each type's
+// utilization is the mean of the reference's per-worker utilization over its worker ids, the
+// types' GPU-hours add up to the busy time, and the type-weighted ρ of a job without batch-size
+// adaptation follows from its JCT, its V100 exclusive time and the throughputs file alone (its
+// exclusive time on type g is T_excl,v100 · T_v100 / T_g).
+TEST_P(HeterogeneousGolden, PerTypeMetricsAndTypeWeightedRho) {
+  ADAPTSIM_REQUIRE_HETEROGENEOUS_DATA(GetParam());
+  const GoldenRun golden = LoadGoldenFile(HeterogeneousGoldenPath(GetParam()));
+  nlohmann::json options = nlohmann::json::object();
+  if (std::string(GetParam()) == "allox") options["shift_costs_by_minimum"] = false;
+  const SimulationResult result = RunOnMixedCluster(GetParam(), "16:8:8", options);
+  ASSERT_EQ(result.status, TaskStatus::kOk) << result.message;
+  const Cluster cluster = Cluster::Parse("16:8:8");
+  ASSERT_EQ(result.gpu_types.size(), 3u);
+  double busy_s = 0.0;
+  for (double b : result.gpu_busy_time_s) busy_s += b;
+  double hours = 0.0;
+  for (int k = 0; k < cluster.num_types(); ++k) {
+    const GpuTypeResult& type = result.gpu_types[k];
+    EXPECT_EQ(type.gpu_type, cluster.name(k));
+    EXPECT_EQ(type.gpus, cluster.count(k));
+    double sum = 0.0;
+    for (int w = cluster.first_worker_id(k); w < cluster.first_worker_id(k) + cluster.count(k);
+         ++w) {
+      sum += golden.utilization[w];
+    }
+    EXPECT_NEAR(type.utilization, sum / cluster.count(k), 1e-12) << type.gpu_type;
+    hours += type.busy_gpu_hours;
+  }
+  EXPECT_NEAR(hours, busy_s / 3600.0, 1e-9 * hours);
+
+  const nlohmann::json table = nlohmann::json::parse(std::ifstream(TaccThroughputsPath()));
+  const Trace trace = ReadTrace(CanonicalTracePath());
+  const double contention = 120.0 / 32.0;
+  int checked = 0;
+  for (const JobSpec& job : trace.jobs) {
+    if (job.mode != AdaptationMode::kStatic) continue;
+    const std::string key = "('" + JobTypeName(job.model, job.initial_batch_size) + "', " +
+                            std::to_string(job.scale_factor) + ")";
+    const double v100 = table["v100"][key]["null"].get<double>();
+    const double jct_s = golden.jct_s[job.id];
+    const double rho_v100 = jct_s / (result.jobs[job.id].exclusive_time_s * contention);
+    EXPECT_NEAR(rho_v100, golden.ftf_rho[job.id], 1e-5) << "job " << job.id;
+    double weighted = 0.0;
+    int gpus = 0;
+    for (int k = 0; k < cluster.num_types(); ++k) {
+      const double thr = table[cluster.name(k)][key]["null"].get<double>();
+      if (thr <= 0.0) continue;  // the job cannot run on this type
+      weighted += cluster.count(k) * rho_v100 * thr / v100;
+      gpus += cluster.count(k);
+    }
+    EXPECT_NEAR(result.jobs[job.id].ftf_rho_type_weighted, weighted / gpus, 2e-5)
+        << "job " << job.id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);  // the canonical trace has 4 jobs without batch-size adaptation
+}
+
 // The first round whose placed jobs differ from the golden run's (or the shorter length).
 std::size_t SameRounds(const SimulationResult& result, const GoldenRun& golden) {
   std::size_t same = 0;
@@ -401,7 +459,11 @@ TEST(ClusterField, AdaptsimRunOnTheMixedClusterIsTheReferenceRun) {
   const std::vector<SummaryRow> rows = ReadSummary(out);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].num_gpus, 32);
+  EXPECT_EQ(rows[0].cluster, "k80=8,p100=8,v100=16");
   const StoredTask stored = ReadTask(out, rows[0].task_id);
+  ASSERT_EQ(stored.result.gpu_types.size(), 3u);
+  EXPECT_EQ(stored.result.gpu_types[0].gpu_type, "k80");
+  EXPECT_EQ(stored.result.gpu_types[2].gpus, 16);
   EXPECT_EQ(nlohmann::json::parse(stored.config_json)["cluster"], "k80=8,p100=8,v100=16");
   ASSERT_EQ(stored.status, TaskStatus::kOk) << stored.message;
   ExpectJctsMatch(stored.result, golden, 1e-9);

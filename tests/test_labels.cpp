@@ -125,13 +125,17 @@ TEST(Labels, MetricsAndRhoAreResultFields) {
   EXPECT_TRUE(labels.metrics[0].hours);
   EXPECT_FALSE(labels.metrics[2].hours);
   EXPECT_EQ(labels.rho_column, "ftf_rho");  // the static ρ, as the Shockwave paper's figures
-  // The fairness-knob figure's extra panels: one summary metric, one derived quantity.
-  ASSERT_EQ(labels.figure_metrics.size(), 2u);
+  // The fairness-knob figure's extra panels (one summary metric, one derived quantity), then the
+  // heterogeneous figure's summary metrics.
+  ASSERT_EQ(labels.figure_metrics.size(), 4u);
   EXPECT_EQ(labels.figure_metrics[0].name, "p99_jct_s");
   EXPECT_TRUE(labels.figure_metrics[0].hours);
   EXPECT_TRUE(labels.figure_metrics[0].derived.empty());
   EXPECT_EQ(labels.figure_metrics[1].name, "gpu_hours_per_job");
   EXPECT_FALSE(labels.figure_metrics[1].derived.empty());
+  EXPECT_EQ(labels.figure_metrics[2].name, "utilization");
+  EXPECT_EQ(labels.figure_metrics[3].name, "worst_ftf_rho_type_weighted");
+  EXPECT_TRUE(labels.figure_metrics[3].derived.empty());
 }
 
 struct BadLabels {

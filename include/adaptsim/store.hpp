@@ -21,7 +21,7 @@
 namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
-inline constexpr int kResultsSchemaVersion = 3;
+inline constexpr int kResultsSchemaVersion = 4;
 /// The oldest version ReadTask (and so MergeResults) still reads (docs/results-format.md lists
 /// what changed).
 inline constexpr int kOldestReadableSchemaVersion = 2;
@@ -51,6 +51,9 @@ struct TaskKeys {
   std::string trace_path;        ///< trace or workload file
   std::string throughputs_path;  ///< throughputs JSON, catalogue TOML or Pollux profile folder
   int num_gpus = 0;
+  /// The cluster's canonical text (Cluster::ToString: "32" for 32 GPUs of the default type,
+  /// "k80=8,p100=8,v100=16" for a mixed cluster)
+  std::string cluster;
   std::uint64_t seed = 0;
   double round_duration_s = 0.0;
   double deadline_factor = 0.0;
@@ -81,6 +84,8 @@ struct SummaryRow {
   std::string trace;
   std::string throughputs;
   int num_gpus = 0;
+  /// TaskKeys::cluster; read from a file of schema_version < 4 as num_gpus in decimal
+  std::string cluster;
   std::uint64_t seed = 0;
   double round_duration_s = 0.0;
   double deadline_factor = 0.0;
@@ -104,6 +109,7 @@ void VisitSummaryColumns(R& row, V&& visit) {
   visit("trace", "", row.trace);
   visit("throughputs", "", row.throughputs);
   visit("num_gpus", "gpus", row.num_gpus);
+  visit("cluster", "", row.cluster);
   visit("seed", "id", row.seed);
   visit("round_duration_s", "s", row.round_duration_s);
   visit("deadline_factor", "1", row.deadline_factor);

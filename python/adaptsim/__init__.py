@@ -55,7 +55,10 @@ class Result:
             active_jobs, running_job_ids: list of job ids in placement order, worker_ids: per
             running job the list of its GPUs, worker id = node · GPUs per node + slot on the
             interval engine).
-        units: column -> units ("s", "count", "steps/s", ...).
+        gpu_types: pandas.DataFrame, one row per GPU type of the cluster in worker-id order
+            (gpu_type, gpus, utilization, busy_gpu_hours, mean_ftf_rho; docs/results-format.md);
+            empty for the interval engine and for results files older than schema version 4.
+        units: column -> units ("s", "count", "steps/s", "GPU-h", ...).
     """
 
     def __init__(self, raw):
@@ -68,6 +71,7 @@ class Result:
         self.policy_statistics = dict(raw["policy_statistics"])
         self.jobs = _frame(raw["jobs"])
         self.rounds = _frame(raw["rounds"])
+        self.gpu_types = _frame(raw["gpu_types"])
         self.units = dict(_core.units())
 
     def __repr__(self):

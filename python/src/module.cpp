@@ -87,6 +87,17 @@ py::dict RoundColumns(const std::vector<RoundResult>& rounds) {
   return columns;
 }
 
+/// {column: [values]} over the GPU types of the cluster (docs/results-format.md, `gpu_types`).
+py::dict GpuTypeColumns(const std::vector<GpuTypeResult>& gpu_types) {
+  py::dict columns;
+  for (const GpuTypeResult& type : gpu_types) {
+    VisitGpuTypeFields(type, [&](const char* name, const char*, const auto& field) {
+      Append(columns, name, FieldObject(field));
+    });
+  }
+  return columns;
+}
+
 /// {column: units} of the job and round fields (the units the result field lists declare).
 py::dict Units() {
   py::dict units;
@@ -102,6 +113,9 @@ py::dict Units() {
   SummaryMetrics metrics;
   VisitMetricFields(metrics,
                     [&](const char* name, const char* unit, const auto&) { units[name] = unit; });
+  GpuTypeResult type;
+  VisitGpuTypeFields(type,
+                     [&](const char* name, const char* unit, const auto&) { units[name] = unit; });
   return units;
 }
 
@@ -117,6 +131,7 @@ py::dict ResultDict(const std::string& task_id, const std::string& config_json,
   out["policy_statistics"] = py::cast(result.policy_statistics);
   out["jobs"] = JobColumns(result.jobs);
   out["rounds"] = RoundColumns(result.rounds);
+  out["gpu_types"] = GpuTypeColumns(result.gpu_types);
   return out;
 }
 

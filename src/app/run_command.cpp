@@ -296,6 +296,13 @@ void PrintJson(const TaskConfig& task, const SimulationResult& result, bool jobs
                                 {"summary", MetricsJson(result.summary)},
                                 {"policy_statistics", result.policy_statistics},
                                 {"input_statistics", result.input_statistics}};
+  out["gpu_types"] = nlohmann::ordered_json::array();
+  for (const GpuTypeResult& type : result.gpu_types) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::object();
+    VisitGpuTypeFields(
+        type, [&](const char* name, const char*, const auto& f) { row[name] = FieldJson(f); });
+    out["gpu_types"].push_back(row);
+  }
   if (jobs) {
     out["jobs"] = nlohmann::ordered_json::array();
     for (const JobResult& job : result.jobs) out["jobs"].push_back(JobJson(job));
@@ -337,6 +344,15 @@ void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs
     std::printf("%-25s %lld\n", ("input." + name).c_str(), static_cast<long long>(value));
   }
   std::printf("%-25s %.3f\n", "wall_time_s", result.wall_time_s);
+  if (result.gpu_types.size() > 1) {  // a mixed cluster: its row per GPU type
+    for (const GpuTypeResult& type : result.gpu_types) {
+      std::printf("%-25s", ("gpu_type." + type.gpu_type).c_str());
+      VisitGpuTypeFields(type, [](const char* name, const char*, const auto& f) {
+        if (std::string_view(name) != "gpu_type") std::printf(" %s=%s", name, FieldText(f).c_str());
+      });
+      std::printf("\n");
+    }
+  }
   if (jobs) PrintJobs(result.jobs);
 }
 

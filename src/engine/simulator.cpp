@@ -179,9 +179,21 @@ void Engine::Prepare() {
     record.exclusive_time_s = profiles_.back().exclusive_time_s;
     record.jct_s = record.completion_time_s = std::nan("");
     result_.jobs.push_back(record);
+    // The job's exclusive time on every type, for the type-weighted ρ (§12.9): the same pattern
+    // of batch sizes under each type's throughputs; 0 where it cannot run.
+    std::vector<double>& exclusive_by_type = result_.exclusive_time_by_type_s.emplace_back();
+    for (int k = 0; k < cluster_.num_types(); ++k) {
+      exclusive_by_type.push_back(
+          k == cluster_.reference_type()
+              ? record.exclusive_time_s
+              : ExclusiveTimeOn(job, profiles_.back(), *throughputs_.by_type[k]).value_or(0.0));
+    }
   }
   remaining_jobs_ = trace_.jobs.size();
   result_.gpu_busy_time_s.assign(cluster_.num_gpus(), 0.0);
+  for (const GpuTypeCount& type : cluster_.types()) {
+    result_.gpu_types.push_back(GpuTypeResult{type.name, type.count});
+  }
   result_.round_stays.assign(trace_.jobs.size(), JobStay{});
 }
 

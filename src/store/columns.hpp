@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adaptsim/job.hpp"
@@ -17,6 +18,23 @@
 #include "hdf5_io.hpp"
 
 namespace adaptsim::store {
+
+/// Whether a column of /summary, of a task's summary attributes or of its jobs table was added in
+/// schema_version 4 (docs/results-format.md, "Versions"): a file of an older version lacks it, and
+/// its readers leave the field at its default (the summary's `cluster`: num_gpus in decimal).
+inline bool AddedInVersion4(std::string_view column) {
+  return column == "cluster" || column == "mean_ftf_rho_type_weighted" ||
+         column == "worst_ftf_rho_type_weighted" || column == "ftf_rho_type_weighted";
+}
+
+/// `visit` restricted to the columns a file of `schema_version` holds.
+template <typename V>
+auto ColumnsOfVersion(std::int64_t schema_version, V& visit) {
+  return [schema_version, &visit](const char* name, const char* units, auto& field) {
+    if (schema_version < 4 && AddedInVersion4(name)) return;
+    visit(name, units, field);
+  };
+}
 
 // Field <-> stored value. Integers are stored as int64 (seeds as uint64), enums as strings.
 inline std::int64_t ToStored(int v) {

@@ -107,6 +107,11 @@ for r in report:
         elif n["kind"] == "ratio_mean":
             value = np.mean([mean_of(rows, p, n["metric"]) / mean_of(rows, n["against"], n["metric"])
                              for p in n["policies"]])
+        elif n["kind"] == "ratio_max":  # the largest over the traces of the per-trace ratio
+            value = max(np.mean([mean_of([t for t in rows if t["workload"] == w], p, n["metric"])
+                                 / mean_of([t for t in rows if t["workload"] == w], n["against"],
+                                           n["metric"]) for p in n["policies"]])
+                        for w in {t["workload"] for t in rows})
         elif n["kind"] == "reduction":
             value = 1 - mean_of(rows, n["policy"], "mean_jct_s") / mean_of(rows, n["against"],
                                                                           "mean_jct_s")
@@ -226,7 +231,7 @@ if paper == "shockwave":
             raise AssertionError(f"unexpected figure {name}")
     assert any(n.endswith("/window") for n in names) and any("canonical/canonical_" in n
                                                              for n in names), names
-else:
+elif paper == "pollux":
     # Every task once (a task id in two files is one run), then the paper's configuration:
     # TunedJobs workloads, Pollux with p = -1 (explicit or the default), and the baselines.
     unique = {}
@@ -299,6 +304,33 @@ else:
     assert {r["metric"] for r in fairness} == {"mean_jct_s", "p99_jct_s", "makespan_s",
                                                "worst_ftf_rho", "unfair_fraction_1_05",
                                                "gpu_hours_per_job"}, fairness
+
+if paper == "gavel":
+    het = tasks("heterogeneous")
+    comparison = figure_rows("heterogeneous")
+    assert comparison, "empty heterogeneous figure"
+    for r in comparison:
+        ts = [t for t in het if scenario(t) == r["scenario"] and t["policy"] == r["policy"]]
+        for metric in ("mean_jct_s", "makespan_s", "worst_ftf_rho", "utilization",
+                       "worst_ftf_rho_type_weighted"):
+            expect(r[metric], np.mean([t[metric] for t in ts]), "heterogeneous " + metric)
+        assert r["cluster"] == ts[0]["cluster"], r
+    assert {(scenario(t), t["policy"]) for t in het} == {(r["scenario"], r["policy"])
+                                                          for r in comparison}
+    for r in figure_rows("heterogeneous_ratios"):
+        expect(r["ratio"], float(r["agnostic"]) / float(r["aware"]), "ratio")
+    rate = tasks("gavel_job_rate")
+    with h5py.File(os.path.join(out, "gavel_job_rate.h5"), "r") as f:
+        for t in rate:
+            jobs = f["tasks"][t["task_id"]]["jobs"]
+            ids, jct = jobs["job_id"][:], jobs["jct_s"][:]
+            middle = (ids >= len(ids) // 4) & (ids < len(ids) - len(ids) // 4)
+            t["steady"] = float(np.mean(jct[middle]))
+            t["rate"] = float(re.search(r"rate_([0-9.]+)", t["trace"]).group(1))
+    for r in figure_rows("gavel_job_rate"):
+        ts = [t for t in rate if t["policy"] == r["policy"]
+              and t["rate"] == float(r["jobs_per_hour"])]
+        expect(r["steady_jct_s"], np.mean([t["steady"] for t in ts]), "steady-state JCT")
 
 # ---- text elements, read back from the Figure objects (the figures are drawn again) -----------
 import reproduction_report  # noqa: E402

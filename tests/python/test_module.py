@@ -102,6 +102,12 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(result.units["jct_s"], "s")
         busy = [len(ids) for ids in result.rounds["running_job_ids"]]
         self.assertEqual(len(busy), len(result.rounds))
+        # One GPU type: its row is the whole cluster.
+        self.assertEqual(list(result.gpu_types["gpu_type"]), ["v100"])
+        self.assertEqual(list(result.gpu_types["gpus"]), [8])
+        self.assertAlmostEqual(result.gpu_types["utilization"][0], result.summary["utilization"],
+                               places=12)
+        self.assertEqual(result.units["busy_gpu_hours"], "GPU-h")
 
     def test_python_class_and_dotted_name_give_one_task(self):
         from adaptsim_examples.least_attained_service import LeastAttainedService
@@ -194,6 +200,7 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(result.task_id, written.task_id)
         self.assertEqual(result.summary, written.summary)
         self.assertTrue(result.jobs.equals(written.jobs))
+        self.assertTrue(result.gpu_types.equals(written.gpu_types))
         self.assertEqual(list(result.rounds["running_job_ids"]),
                          list(written.rounds["running_job_ids"]))
         with h5py.File(out, "r") as f:
