@@ -88,10 +88,10 @@ def manifest_ids(out):
         return [json.loads(line)["id"] for line in f if line.strip()]
 
 
-EXPECTED = {  # datasets under /tasks/<id> per level (docs/results-format.md)
-    "summary": set(),
-    "per_job": {"jobs"},
-    "full": {"jobs", "rounds", "throughput_timeline", "gpu_busy_time_s"},
+EXPECTED = {  # datasets under /tasks/<id> per level (docs/results-format.md; gpu_types at every level)
+    "summary": {"gpu_types"},
+    "per_job": {"gpu_types", "jobs"},
+    "full": {"gpu_types", "jobs", "rounds", "throughput_timeline", "gpu_busy_time_s"},
 }
 
 if mode == "detail":
