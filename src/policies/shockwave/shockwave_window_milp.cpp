@@ -174,23 +174,40 @@ WindowMilp BuildTypedWindowMilp(const WindowProblem& problem) {
   return BuildMilp(problem, static_cast<int>(problem.gpus_by_type.size()));
 }
 
+namespace {
+
+/// The common part of the two general solvers: the problem validated, kInfeasible without CBC
+/// when a finish-time cap is negative, else `build`'s MILP solved with CBC.
+struct CbcRun {
+  WindowStatus status = WindowStatus::kInfeasible;
+  WindowMilp window;
+  MilpSolution result;  ///< default (no solution) when CBC was not called
+};
+CbcRun RunCbc(const WindowProblem& problem, const MilpOptions& options,
+              WindowMilp (*build)(const WindowProblem&)) {
+  problem.Validate();
+  CbcRun run;
+  if (CapsImpossible(problem)) return run;
+  run.window = build(problem);
+  run.result = SolveWithCbc(run.window.milp, options);
+  run.status = FromMilp(run.result.status);
+  return run;
+}
+
+}  // namespace
+
 TypedWindowSolution SolveTypedWindowGeneral(const WindowProblem& problem,
                                             const MilpOptions& options) {
-  problem.Validate();
-  TypedWindowSolution solution;
   if (problem.gpus_by_type.empty()) {
     throw InputError("window_problem", 0, "gpus_by_type",
                      "the MILP for several GPU types needs the GPUs of each type");
   }
-  if (CapsImpossible(problem)) {
-    solution.status = WindowStatus::kInfeasible;
-    return solution;
-  }
-  const WindowMilp window = BuildTypedWindowMilp(problem);
-  const MilpSolution result = SolveWithCbc(window.milp, options);
-  solution.status = FromMilp(result.status);
-  solution.nodes = result.nodes;
-  if (!result.HasSolution()) return solution;
+  const CbcRun run = RunCbc(problem, options, BuildTypedWindowMilp);
+  TypedWindowSolution solution;
+  solution.status = run.status;
+  solution.nodes = run.result.nodes;
+  if (!run.result.HasSolution()) return solution;
+  const MilpSolution& result = run.result;
   const int rounds = problem.num_rounds;
   const int types = static_cast<int>(problem.gpus_by_type.size());
   solution.y.assign(problem.jobs.size(), std::vector<int>(rounds, -1));
@@ -207,18 +224,13 @@ TypedWindowSolution SolveTypedWindowGeneral(const WindowProblem& problem,
 }
 
 WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOptions& options) {
-  problem.Validate();
+  const CbcRun run = RunCbc(problem, options, BuildWindowMilp);
   WindowSolution solution;
-  if (CapsImpossible(problem)) {
-    solution.status = WindowStatus::kInfeasible;
-    return solution;
-  }
-  const WindowMilp window = BuildWindowMilp(problem);
-  const MilpSolution result = SolveWithCbc(window.milp, options);
-  solution.status = FromMilp(result.status);
-  solution.nodes = result.nodes;
-  solution.solve_time_s = result.solve_time_s;
-  if (!result.HasSolution()) return solution;
+  solution.status = run.status;
+  solution.nodes = run.result.nodes;
+  solution.solve_time_s = run.result.solve_time_s;
+  if (!run.result.HasSolution()) return solution;
+  const MilpSolution& result = run.result;
   const int rounds = problem.num_rounds;
   solution.x.assign(problem.jobs.size(), std::vector<char>(rounds, 0));
   solution.rounds.assign(problem.jobs.size(), 0);
@@ -228,7 +240,7 @@ WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOption
     }
   }
   solution.objective = WindowObjective(problem, solution.rounds);
-  solution.bound = result.bound * window.objective_scale + window.objective_constant;
+  solution.bound = result.bound * run.window.objective_scale + run.window.objective_constant;
   return solution;
 }
 
