@@ -44,6 +44,7 @@ for policy in $policies; do
   done
   jct=$run_jct_s makespan=$run_makespan_s  # the mixed run's
   solves=$(awk '$1 == "allocation_solves" {print $2}' "$out/run_${policy}_mixed.txt")
+  solves=${solves:-–}  # Shockwave reports no allocation solves
   ratio=$(awk -v a="$user_mixed" -v b="$user_one" 'BEGIN {printf "%.2f", a / b}')
   within=$(awk -v r="$ratio" 'BEGIN {print (r <= 2.0 ? "yes" : "no")}')
   echo "| $policy | $user_one | $user_mixed | $ratio | $within | $solves | $jct | $makespan |"
