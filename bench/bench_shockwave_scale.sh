@@ -1,7 +1,7 @@
 #!/bin/sh
 # Shockwave at scale (docs/performance.md, "Shockwave at scale"): generated traces of 900, 2,000,
 # 4,000 and 9,000 jobs on 256, 512, 1,024 and 2,048 GPUs, each run once by `adaptsim run` (one
-# thread, so one core) under /usr/bin/time -v; prints wall, user and max RSS.
+# thread, so one core) under /usr/bin/time -v (bench/timing.sh); prints wall, user and max RSS.
 #
 # The traces follow the paper's 900-job / 256-GPU trace (900_0.2_5_1000_5_15_...: durations
 # 0.2-5 h on a 1000-point grid, mean inter-arrival lam = 5 s, seed 15, wisr throughputs): the
@@ -15,6 +15,7 @@
 #   extra `adaptsim run` options in $ADAPTSIM_RUN_OPTIONS (e.g. --policy-option
 #   solver=structured_reference for the reference local search).
 set -eu
+. "$(dirname "$0")/timing.sh"
 build=$1
 data=${2:-${ADAPTSIM_DATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data}}
 out=${3:-/tmp/adaptsim_bench_shockwave_scale}
@@ -31,15 +32,11 @@ for size in $sizes; do
   trace=$out/generated_${jobs}.trace
   "$bin" generate-trace --throughputs "$throughputs" --num-jobs "$jobs" --lam "$lam" \
     --num-durations 1000 --seed 15 --out "$trace" --force > /dev/null
+  timing=$out/time_${jobs}.txt run=$out/run_${jobs}.txt
   # shellcheck disable=SC2086
-  /usr/bin/time -v -o "$out/time_${jobs}.txt" "$bin" run --trace "$trace" \
-    --throughputs "$throughputs" --gpus "$gpus" --policy shockwave \
-    --policy-option "config=$config" ${ADAPTSIM_RUN_OPTIONS:-} > "$out/run_${jobs}.txt"
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0;
-    for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$out/time_${jobs}.txt")
-  user=$(awk -F': ' '/User time/ {print $2}' "$out/time_${jobs}.txt")
-  rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$out/time_${jobs}.txt")
-  jct=$(awk '$1 == "mean_jct_s" {print $2}' "$out/run_${jobs}.txt")
-  makespan=$(awk '$1 == "makespan_s" {print $2}' "$out/run_${jobs}.txt")
+  time_run "$timing" "$run" "$bin" run --trace "$trace" --throughputs "$throughputs" \
+    --gpus "$gpus" --policy shockwave --policy-option "config=$config" ${ADAPTSIM_RUN_OPTIONS:-}
+  wall=$(time_wall_s "$timing") user=$(time_user_s "$timing") rss=$(time_rss_mib "$timing")
+  jct=$(run_value "$run" mean_jct_s) makespan=$(run_value "$run" makespan_s)
   echo "| $jobs | $gpus | $lam | $wall | $user | $rss | $jct | $makespan |"
 done
