@@ -17,7 +17,7 @@ repeats=${REPEATS:-3}
 policies=${POLICIES:-"fifo fifo_perf gandiva_fair allox isolated isolated_plus max_min_fairness
   max_min_fairness_perf finish_time_fairness finish_time_fairness_perf min_total_duration
   min_total_duration_perf max_sum_throughput_perf shockwave"}
-. "$(dirname "$0")/timed_run.sh"
+. "$(dirname "$0")/timing.sh"
 bin=$build/src/app/adaptsim
 trace=$data/shockwave/traces/900_0.2_5_1000_5_15_0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace
 throughputs=$data/shockwave/throughputs/wisr_throughputs.json

@@ -10,7 +10,7 @@ set -eu
 build=$1
 data=${2:-${ADAPTSIM_DATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data}}
 out=${3:-/tmp/adaptsim_bench_shockwave_mixed}
-. "$(dirname "$0")/timed_run.sh"
+. "$(dirname "$0")/timing.sh"
 bin=$build/src/app/adaptsim
 mkdir -p "$out"
 suffix=0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace

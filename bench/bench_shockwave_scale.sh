@@ -19,7 +19,7 @@ build=$1
 data=${2:-${ADAPTSIM_DATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data}}
 out=${3:-/tmp/adaptsim_bench_shockwave_scale}
 sizes=${4:-"900:256 2000:512 4000:1024 9000:2048"}
-. "$(dirname "$0")/timed_run.sh"
+. "$(dirname "$0")/timing.sh"
 bin=$build/src/app/adaptsim
 throughputs=$data/shockwave/throughputs/wisr_throughputs.json
 config=$data/shockwave/configurations/scale_256gpus.json
