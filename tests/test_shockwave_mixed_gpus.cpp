@@ -201,7 +201,8 @@ TEST(ShockwaveMixedGpus, MarketEquilibriumIsParetoOptimalOnSmallMarkets) {
 ///   `per_round_limit` = false, the plain Fisher market of §4.1, only x_jk <= C_k / w_j);
 ///   v_j = (c_j + min(Δ T Σ_k r_jk x_jk / ē_j, E_j - c_j)) / E_j;  maximise Σ_j π_j ln v_j.
 /// Solved on CLP by Kelley's cutting planes (tangents of ln at the current v_j until no job's
-/// tangent bound exceeds ln v_j by more than 1e-13), which certifies the optimum to `gap`.
+/// tangent bound exceeds ln v_j by more than 1e-13), which certifies the optimum to `gap`: the
+/// tangents over-estimate ln, so the optimum is at most Σ_j π_j (least tangent at v_j).
 struct Equilibrium {
   std::vector<std::vector<double>> x;  ///< x_jk
   std::vector<double> e;               ///< e_j = T Σ_k r_jk x_jk, effective rounds
@@ -222,6 +223,23 @@ Equilibrium SolveEisenbergGale(const WindowProblem& p, bool per_round_limit) {
       lp.AddColumn(0.0, eligible ? most : 0.0, 0.0);
     }
   }
+  // v_j = top_j ṽ_j with top_j the most v_j can reach: the tangents are taken in ṽ_j ∈ [0, 1],
+  // whose optimum is not far below 1/jobs, so the LP's coefficients stay within 2^20.
+  std::vector<double> top(jobs);
+  const auto gain = [&](const WindowJob& job, int k) {  // ∂v_j / ∂x_jk
+    return p.round_s * T * job.speed[k] / (job.mean_epoch_s * job.epochs);
+  };
+  for (int j = 0; j < jobs; ++j) {
+    const WindowJob& job = p.jobs[j];
+    double most = 0.0;
+    for (int k = 0; k < types; ++k) {
+      if (job.speed[k] <= 0.0 || job.gpus > p.gpus_by_type[k]) continue;
+      most = per_round_limit
+                 ? std::max(most, gain(job, k))
+                 : most + gain(job, k) * static_cast<double>(p.gpus_by_type[k]) / job.gpus;
+    }
+    top[j] = std::min(1.0, job.progress / job.epochs + most);
+  }
   const int v0 = lp.num_cols, z0 = v0 + jobs;
   for (int j = 0; j < jobs; ++j) lp.AddColumn(0.0, 1.0, 0.0);
   for (int j = 0; j < jobs; ++j) lp.AddColumn(-60.0, 0.0, p.jobs[j].weight);
@@ -236,19 +254,18 @@ Equilibrium SolveEisenbergGale(const WindowProblem& p, bool per_round_limit) {
       for (int k = 0; k < types; ++k) lp.AddEntry(row, j * types + k, 1.0);
     }
     const int row = lp.AddRow(-kLpInfinity, job.progress / job.epochs);  // v <= c/E + g x
-    lp.AddEntry(row, v0 + j, 1.0);
-    for (int k = 0; k < types; ++k) {
-      lp.AddEntry(row, j * types + k,
-                  -p.round_s * T * job.speed[k] / (job.mean_epoch_s * job.epochs));
-    }
+    lp.AddEntry(row, v0 + j, top[j]);
+    for (int k = 0; k < types; ++k) lp.AddEntry(row, j * types + k, -gain(job, k));
   }
+  std::vector<std::vector<double>> tangents(jobs);  // the points a of job j's tangents
   const auto add_tangent = [&](int j, double at) {  // z_j <= ln at + (v_j - at) / at
+    tangents[j].push_back(at);
     const int row = lp.AddRow(-kLpInfinity, std::log(at) - 1.0);
     lp.AddEntry(row, z0 + j, 1.0);
     lp.AddEntry(row, v0 + j, -1.0 / at);
   };
   for (int j = 0; j < jobs; ++j) {
-    for (int b = 0; b <= 40; ++b) add_tangent(j, std::exp2(-b));
+    for (int b = 0; b <= 20; ++b) add_tangent(j, std::exp2(-b));
   }
   Equilibrium eq;
   for (int iteration = 0; iteration < 2000; ++iteration) {
@@ -257,7 +274,12 @@ Equilibrium SolveEisenbergGale(const WindowProblem& p, bool per_round_limit) {
     bool cut = false;
     eq.gap = 0.0;
     for (int j = 0; j < jobs; ++j) {
-      const double v = s.x[v0 + j], excess = s.x[z0 + j] - std::log(v);
+      // The model's value at v (the least tangent), computed here rather than read from z_j,
+      // which CLP satisfies only to its feasibility tolerance.
+      const double v = s.x[v0 + j];
+      double model = kLpInfinity;
+      for (double a : tangents[j]) model = std::min(model, std::log(a) + (v - a) / a);
+      const double excess = model - std::log(v);
       eq.gap += p.jobs[j].weight * excess;
       if (excess > 1e-13) add_tangent(j, v), cut = true;
     }
@@ -270,7 +292,7 @@ Equilibrium SolveEisenbergGale(const WindowProblem& p, bool per_round_limit) {
         e += T * p.jobs[j].speed[k] * eq.x[j][k];
       }
       eq.e.push_back(e);
-      eq.v.push_back(s.x[v0 + j]);
+      eq.v.push_back(top[j] * s.x[v0 + j]);
     }
     return eq;
   }
@@ -363,7 +385,10 @@ TEST(ShockwaveMixedGpus, ContinuousEquilibriumIsEnvyFreeAndProportionalBelowTheL
       for (int i = 0; i < jobs; ++i) {
         const WindowJob& job = p.jobs[i];
         const double pi = job.weight, own = eq.e[i];
-        const double slack = 1e-6 * std::max(1.0, own);
+        // The objective is flat to second order at the optimum, so a point within CLP's
+        // tolerances (1e-9) of the optimal value is only within about 1e-4 of it: properties are
+        // asserted to 1e-3 relative (the violations found at the limits are 5-10 %).
+        const double slack = 1e-3 * std::max(1.0, own);
         double used = 0.0, share = 0.0, alone = 0.0;
         for (int k = 0; k < types; ++k) {
           used += eq.x[i][k];
@@ -373,7 +398,7 @@ TEST(ShockwaveMixedGpus, ContinuousEquilibriumIsEnvyFreeAndProportionalBelowTheL
         }
         const double end = job.epochs * job.mean_epoch_s / p.round_s;  // effective rounds to finish
         const bool at_limit = (limit && used >= 1.0 - 1e-6) || own >= end * (1.0 - 1e-6);
-        EXPECT_GE(eq.v[i], pi / budgets * std::min(1.0, alone / end) * (1.0 - 1e-6)) << "job " << i;
+        EXPECT_GE(eq.v[i], pi / budgets * std::min(1.0, alone / end) * (1.0 - 1e-3)) << "job " << i;
         bool envy = false;
         for (int j = 0; j < jobs; ++j) {
           if (j == i) continue;
@@ -437,14 +462,15 @@ TEST(ShockwaveMixedGpus, ContinuousEquilibriumOfTwoTypesCanLeaveEnvy) {
   p.jobs.push_back(p.jobs.back());
   p.jobs[0].speed = {1.0, 0.9};
   p.jobs[1].speed = {1.0, 0.1};
+  // To 1e-4: the cutting-plane point is that close to the equilibrium (see above).
   const Equilibrium limited = SolveEisenbergGale(p, true);
-  EXPECT_NEAR(limited.e[0], 0.9, 1e-6);
-  EXPECT_NEAR(limited.e[1], 1.0, 1e-6);
-  EXPECT_NEAR(ValueOfBundle(p, limited, 0, 1), 1.0, 1e-6);
+  EXPECT_NEAR(limited.e[0], 0.9, 1e-4);
+  EXPECT_NEAR(limited.e[1], 1.0, 1e-4);
+  EXPECT_NEAR(ValueOfBundle(p, limited, 0, 1), 1.0, 1e-4);
   const Equilibrium fisher = SolveEisenbergGale(p, false);
-  EXPECT_NEAR(fisher.e[0], 0.95, 1e-6);
-  EXPECT_NEAR(fisher.e[1], 0.95, 1e-6);
-  EXPECT_NEAR(ValueOfBundle(p, fisher, 0, 1), 0.95, 1e-6);
+  EXPECT_NEAR(fisher.e[0], 0.95, 1e-4);
+  EXPECT_NEAR(fisher.e[1], 0.95, 1e-4);
+  EXPECT_NEAR(ValueOfBundle(p, fisher, 0, 1), 0.95, 1e-4);
   for (const TypedWindowSolution& s :
        {SolveWindowHeterogeneous(p), SolveTypedWindowGeneral(p, CrossCheckCbcOptions())}) {
     ASSERT_TRUE(s.HasSolution());
@@ -457,9 +483,9 @@ TEST(ShockwaveMixedGpus, ContinuousEquilibriumOfTwoTypesCanLeaveEnvy) {
   history.jobs.push_back({1, 100.0, 50.0, 60.0, 3000.0, 1.0, kNoCap, {1.0}});
   history.jobs.push_back({1, 100.0, 0.0, 60.0, 6000.0, 1.0, kNoCap, {1.0}});
   const Equilibrium eq = SolveEisenbergGale(history, true);
-  EXPECT_NEAR(eq.e[0], 0.0, 1e-6);
-  EXPECT_NEAR(eq.e[1], 1.0, 1e-6);
-  EXPECT_NEAR(ValueOfBundle(history, eq, 0, 1), 1.0, 1e-6);
+  EXPECT_NEAR(eq.e[0], 0.0, 1e-4);
+  EXPECT_NEAR(eq.e[1], 1.0, 1e-4);
+  EXPECT_NEAR(ValueOfBundle(history, eq, 0, 1), 1.0, 1e-4);
 }
 
 /// Job i's planned epochs for `effective` rounds (monotone: compares bundles as job i values them).
@@ -476,14 +502,17 @@ double PlannedOn(const WindowProblem& p, int i, double effective) {
 //    proportional share (1/N of every type's GPUs in every round, one GPU at a time, fastest
 //    first);
 //  * EF1 on one type, every job: no job values another's rounds minus one above its own;
-//  * EF1 on two types for every job with a round off in the window; a job that runs in every
-//    round can envy beyond one round (the per-round limit of the relaxation above, integral):
-//    measured.
+//  * EF1 on two types for every job with a round off in the window, towards every bundle that
+//    would not finish it without its best round; the two exceptions are measured: a job that
+//    runs in every round can envy beyond one round (the per-round limit of the relaxation above,
+//    integral), and a job that another's rounds would finish values them at its remaining work
+//    only (a capped, budget-additive utility, for which maximal Nash welfare does not give EF1;
+//    instance 2875: a 19-epoch job with one round of its 1.6 envies two 3-round bundles).
 // Also measured: how many plans are exactly envy-free and proportional.
 TEST(ShockwaveMixedGpus, IntegralPlanIsProp1AndEf1BelowThePerRoundLimit) {
   Uniform u(2718281u);
   int plans[2] = {0, 0}, envy_free[2] = {0, 0}, proportional[2] = {0, 0};
-  int full_window_ef1_violations = 0;
+  int full_window_ef1_violations = 0, capped_ef1_violations = 0;
   for (int instance = 0; instance < 3000; ++instance) {
     const int types = instance % 2 == 0 ? 1 : 2;
     const int jobs = u.Int(2, 4), T = u.Int(1, 3);
@@ -537,10 +566,14 @@ TEST(ShockwaveMixedGpus, IntegralPlanIsProp1AndEf1BelowThePerRoundLimit) {
         }
         ef = ef && PlannedOn(p, i, own) >= PlannedOn(p, i, value) - 1e-9;
         const bool ef1 = PlannedOn(p, i, own) >= PlannedOn(p, i, value - largest) - 1e-9;
-        if (types == 1 || !full_window) {
+        // The bundle without its best round would finish job i: there i's utility is capped
+        // (budget-additive), where Nash welfare does not imply EF1.
+        const bool capped = (value - largest) * p.round_s / job.mean_epoch_s >=
+                            p.bases.back() * job.epochs - job.progress;
+        if (types == 1 || (!full_window && !capped)) {
           EXPECT_TRUE(ef1) << "job " << i << " envies job " << j << " beyond one round";
         } else if (!ef1) {
-          ++full_window_ef1_violations;
+          ++(full_window ? full_window_ef1_violations : capped_ef1_violations);
         }
       }
       std::vector<int> by_speed(types);
@@ -567,6 +600,7 @@ TEST(ShockwaveMixedGpus, IntegralPlanIsProp1AndEf1BelowThePerRoundLimit) {
   RecordProperty("envy_free_two_types", envy_free[1]);
   RecordProperty("proportional_two_types", proportional[1]);
   RecordProperty("full_window_ef1_violations", full_window_ef1_violations);
+  RecordProperty("capped_ef1_violations", capped_ef1_violations);
   EXPECT_LT(envy_free[0], plans[0]);  // exact envy-freeness fails on one type too
 }
 
