@@ -32,6 +32,7 @@
 #include <map>
 #include <vector>
 
+#include "adaptsim/linear_sum_assignment.hpp"
 #include "adaptsim/policy.hpp"
 #include "adaptsim/policy_options.hpp"
 
@@ -63,6 +64,30 @@ struct AlloXOptions {
           self.shift_costs_by_minimum);
   }
 };
+
+namespace internal {
+
+/// Step 5's assignment: per row, the column ℓ·n + j (slot j at position-from-end ℓ) that SciPy's
+/// linear_sum_assignment gives on the rows × (n·rows) matrix q[i, ℓ n + j] = (ℓ+1) · P[i, t_j] +
+/// τ_i.
+struct AlloXAssignment {
+  std::vector<std::int64_t> columns;  ///< rows entries
+  bool full_matrix = false;           ///< solved on the full matrix
+};
+
+/// `processing_s`: P, rows × types (row-major), N_i / T_ik in s, >= 0; `since_arrival_s`: τ_i, rows
+/// entries; `slot_types`: t_j for the n slots. With `reduce_columns`, solves only on the columns an
+/// optimum can use — ℓ < ⌈rows / n_t⌉ on the n_t slots of type t (levels of a type stay balanced:
+/// moving a job from a slot whose top level is ≥ k + 2 to a slot of the same type whose top level
+/// is k lowers the cost by at least its P > 0) — through LinearSumAssignmentOfKeptColumns, which
+/// returns SciPy's full-matrix result exactly or nothing; then, and without `reduce_columns`, the
+/// full matrix is solved (docs/policies.md §3.4).
+AlloXAssignment AssignAlloXSlots(const std::vector<double>& processing_s,
+                                 const std::vector<double>& since_arrival_s,
+                                 const std::vector<int>& slot_types, LsapCostShift shift,
+                                 bool reduce_columns);
+
+}  // namespace internal
 
 class AlloXPolicy final : public AllocationPolicy {
  public:
