@@ -85,7 +85,11 @@ AlloXAssignment AssignAlloXSlots(const std::vector<double>& processing_s,
     const double scaled = static_cast<double>(level + 1) * processing_s[i * num_types + type];
     return scaled + since_arrival_s[i];
   };
-  if (reduce_columns) {
+  // Omitted levels cost at least the first omitted one only if (ℓ+1) · P grows with ℓ: P >= 0. A
+  // job past its step count (N_i < 0) is cheapest at the last level, and the full matrix decides.
+  const bool monotone =
+      std::all_of(processing_s.begin(), processing_s.end(), [](double p) { return p >= 0.0; });
+  if (reduce_columns && monotone) {
     std::vector<std::int64_t> kept;
     const std::int64_t top = *std::max_element(levels.begin(), levels.end());
     for (std::int64_t level = 0; level < top; ++level) {

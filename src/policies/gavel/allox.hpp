@@ -75,13 +75,14 @@ struct AlloXAssignment {
   bool full_matrix = false;           ///< solved on the full matrix
 };
 
-/// `processing_s`: P, rows × types (row-major), N_i / T_ik in s, >= 0; `since_arrival_s`: τ_i, rows
+/// `processing_s`: P, rows × types (row-major), N_i / T_ik in s; `since_arrival_s`: τ_i, rows
 /// entries; `slot_types`: t_j for the n slots. With `reduce_columns`, solves only on the columns an
 /// optimum can use — ℓ < ⌈rows / n_t⌉ on the n_t slots of type t (levels of a type stay balanced:
 /// moving a job from a slot whose top level is ≥ k + 2 to a slot of the same type whose top level
 /// is k lowers the cost by at least its P > 0) — through LinearSumAssignmentOfKeptColumns, which
 /// returns SciPy's full-matrix result exactly or nothing; then, and without `reduce_columns`, the
-/// full matrix is solved (docs/policies.md §3.4).
+/// full matrix is solved, as it is when a P is negative (a job past its step count;
+/// docs/policies.md §3.4).
 AlloXAssignment AssignAlloXSlots(const std::vector<double>& processing_s,
                                  const std::vector<double>& since_arrival_s,
                                  const std::vector<int>& slot_types, LsapCostShift shift,
