@@ -19,7 +19,10 @@
 // n_k = C_k − #{already allocated jobs with x_ik == 1.0}; the processing time of a job on a slot
 // is N_i / T_ik; the first job of a slot gets 1/s_i on the slot's type, so a multi-GPU job can
 // hold 1/s_i on several types (and counts as allocated for good once they sum to exactly 1.0).
-// Scale: the matrix has m'·n·m' cells (10^9 at 1,024 free GPUs and 1,024 jobs, 8 GB). Above
+// Step 5 is solved on the columns an optimum can use, levels ℓ < ⌈m'/n_k⌉ on the n_k slots of
+// type k (internal::AssignAlloXSlots), with SciPy's full-matrix result, checked during the solve
+// (LinearSumAssignmentOfKeptColumns); the full matrix is solved when the check fails.
+// Scale: the full matrix has m'·n·m' cells (10^9 at 1,024 free GPUs and 1,024 jobs, 8 GB). Above
 // `exact_assignment_max_cells` the same optimum is computed from the structure instead: the cost
 // of a column depends only on its position ℓ, so an optimal assignment gives the n jobs with the
 // largest N_i/T_i position 0, the next n position 1, … (rearrangement inequality); the k jobs at
