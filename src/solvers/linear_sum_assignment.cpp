@@ -29,7 +29,7 @@ struct LsapState {
 // The columns of a full matrix left out of a solve (LinearSumAssignmentOfKeptColumns): the kept
 // columns 0 … common_prefix − 1 are the full matrix's, and `bound_cost` (rows × num_bounds) holds
 // omitted columns that every omitted column dominates entrywise. An omitted column is never
-// scanned, so its v stays 0 and its shortestPathCosts entry is reach + cost − u, minimised over
+// picked (SC), so its v stays 0 and its shortestPathCosts entry is reach + cost − u, minimised over
 // the rows of the search; by monotone rounding it is at least its bound's, computed the same way.
 struct OmittedColumns {
   const double* bound_cost = nullptr;
@@ -180,8 +180,8 @@ std::optional<std::vector<std::int64_t>> LinearSumAssignmentOfKeptColumns(
   const std::int64_t num_bounds =
       rows > 0 ? static_cast<std::int64_t>(omitted_bound_cost.size()) / rows : 0;
   CheckShape(omitted_bound_cost, rows, num_bounds);
-  for (std::int64_t k = 1; k < cols; ++k) {
-    if (kept_columns[k] <= kept_columns[k - 1] || kept_columns[0] < 0) {
+  for (std::int64_t k = 0; k < cols; ++k) {
+    if (kept_columns[k] < (k == 0 ? 0 : kept_columns[k - 1] + 1)) {
       throw InputError("linear_sum_assignment", 0, "kept_columns", "not ascending column indices");
     }
   }
