@@ -323,6 +323,91 @@ TEST(AlloX, StructuredOptimumAgreesWithTheAssignmentUpToTheTieAtTheLastPosition)
   EXPECT_GT(instances_with_a_partial_last_position, 50);
 }
 
+// LinearSumAssignmentOfKeptColumns against the full solve on random small-integer matrices (many
+// ties): whenever it answers, the answer is the full matrix's; when omitted columns are cheap it
+// must decline, and when they are dominated by a margin and the columns 0 … rows−1 are kept it must
+// answer (omitting one of those can reorder the scan: declined unless no search gets that far).
+TEST(LinearSumAssignment, KeptColumnsGiveTheFullResultOrNone) {
+  std::mt19937 rng(11);
+  int answered = 0, declined = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::int64_t rows = 1 + rng() % 6, cols = rows + rng() % 8;
+    const int mode = trial % 3;        // 0: dominated; 1: cheap; 2: dominated, from any column
+    const bool dominated = mode != 1;  // omitted columns cost 100 more than any kept one
+    std::vector<double> full(rows * cols);
+    std::vector<std::int64_t> kept, omitted;
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const bool prefix = c < rows && mode != 2;
+      (prefix || rng() % 2 == 0 || c == cols - 1 ? kept : omitted).push_back(c);
+    }
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t c = 0; c < cols; ++c) full[i * cols + c] = static_cast<double>(rng() % 4);
+    }
+    for (std::int64_t c : omitted) {
+      for (std::int64_t i = 0; i < rows; ++i) full[i * cols + c] += dominated ? 100.0 : 0.0;
+    }
+    std::vector<double> kept_cost, bound_cost;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t c : kept) kept_cost.push_back(full[i * cols + c]);
+      for (std::int64_t c : omitted) bound_cost.push_back(full[i * cols + c]);
+    }
+    for (auto shift : {internal::LsapCostShift::kMinimum, internal::LsapCostShift::kNone}) {
+      const auto expected = internal::LinearSumAssignment(full, rows, cols, shift);
+      const auto reduced =
+          internal::LinearSumAssignmentOfKeptColumns(kept_cost, rows, kept, bound_cost, shift);
+      if (mode == 0) {
+        ASSERT_TRUE(reduced.has_value()) << "trial " << trial;
+      }
+      if (reduced) {
+        EXPECT_EQ(*reduced, expected) << "trial " << trial;
+        ++answered;
+      } else {
+        ++declined;
+      }
+    }
+  }
+  EXPECT_GT(answered, 2000);
+  EXPECT_GT(declined, 500);
+  EXPECT_THROW(internal::LinearSumAssignmentOfKeptColumns({1, 2}, 1, {1, 0}, {}), InputError);
+}
+
+// AlloX's assignment on its reduced columns against the full rows × (n·rows) matrix, on random
+// mixed clusters with many ties (equal processing times across jobs and types, equal ages), both
+// cost shifts; zero processing times (ties across levels) and negative ones (a job past its step
+// count) may fall back on the full matrix, positive ones must not.
+TEST(AlloX, ReducedAssignmentEqualsTheFullMatrixOnMixedClusters) {
+  std::mt19937 rng(23);
+  int with_several_levels = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const int num_types = 1 + static_cast<int>(rng() % 3);
+    std::vector<int> slot_types;
+    for (int t = 0; t < num_types; ++t) slot_types.insert(slot_types.end(), rng() % 5, t);
+    if (slot_types.empty()) slot_types.push_back(0);
+    const std::int64_t rows = 1 + rng() % 24;
+    const bool degenerate = trial % 5 == 0;
+    std::vector<double> processing(rows * num_types), since_arrival(rows);
+    const double choices[] = {250.0, 400.0, 100.0, 1e-3, 3.0e4};
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (int t = 0; t < num_types; ++t) processing[i * num_types + t] = choices[rng() % 5];
+      since_arrival[i] = 60.0 * static_cast<double>(rng() % 3);
+    }
+    if (degenerate) processing[rng() % processing.size()] = rng() % 2 == 0 ? 0.0 : -21.5;
+    if (rows > static_cast<std::int64_t>(slot_types.size())) ++with_several_levels;
+    for (auto shift : {internal::LsapCostShift::kMinimum, internal::LsapCostShift::kNone}) {
+      const internal::AlloXAssignment full =
+          internal::AssignAlloXSlots(processing, since_arrival, slot_types, shift, false);
+      const internal::AlloXAssignment reduced =
+          internal::AssignAlloXSlots(processing, since_arrival, slot_types, shift, true);
+      EXPECT_TRUE(full.full_matrix);
+      EXPECT_EQ(reduced.columns, full.columns) << "trial " << trial;
+      if (!degenerate) {
+        EXPECT_FALSE(reduced.full_matrix) << "trial " << trial;
+      }
+    }
+  }
+  EXPECT_GT(with_several_levels, 300);
+}
+
 // ---- Isolated / isolated_plus (docs/policies.md §4, §7.1 check 2) ----
 
 TEST(Isolated, ClosedForms) {

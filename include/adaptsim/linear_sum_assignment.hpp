@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace adaptsim::internal {
@@ -33,5 +34,24 @@ enum class LsapCostShift {
 std::vector<std::int64_t> LinearSumAssignment(const std::vector<double>& cost, std::int64_t rows,
                                               std::int64_t cols,
                                               LsapCostShift shift = LsapCostShift::kMinimum);
+
+/// LinearSumAssignment of a full rows × C matrix solved on some of its columns only: the same
+/// result, bit for bit, or std::nullopt when that cannot be shown. `kept_columns` are ascending
+/// column indices of the full matrix and `kept_cost` their rows × kept_columns.size() costs
+/// (row-major, finite). `omitted_bound_cost` (rows × b, row-major, finite) holds b of the omitted
+/// columns such that every omitted column is entrywise at least one of them (so the kept and these
+/// columns hold the full matrix's minimum, by which LsapCostShift::kMinimum shifts).
+/// Why the result is SciPy's on the full matrix: an omitted column is never picked, so its dual v
+/// stays 0 and its shortest-path cost is reach + cost − u, which rounding keeps at least its
+/// bound's; while every bound stays strictly above the lowest path cost of a search step, no
+/// omitted column can be picked or win a tie, and the kept columns meet the same reduced costs in
+/// the same scan order — the swap-removal list keeps the full matrix's relative order as long as
+/// each search moves at most as many entries as the kept prefix 0, 1, 2, … is long. Otherwise the
+/// result is std::nullopt (the caller solves the full matrix). A search moves at most rows entries.
+/// Throws InputError for a shape mismatch, non-finite costs or unsorted kept columns.
+std::optional<std::vector<std::int64_t>> LinearSumAssignmentOfKeptColumns(
+    const std::vector<double>& kept_cost, std::int64_t rows,
+    const std::vector<std::int64_t>& kept_columns, const std::vector<double>& omitted_bound_cost,
+    LsapCostShift shift = LsapCostShift::kMinimum);
 
 }  // namespace adaptsim::internal

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "adaptsim/error.hpp"
@@ -25,27 +26,17 @@ double ProcessingTime(const ActiveJobView& job, int type) {
 /// matrix; `slot_types[j]` is the GPU type of slot j (n = slot_types.size()).
 std::vector<std::int64_t> FirstRowsByAssignment(const std::vector<const ActiveJobView*>& jobs,
                                                 std::int64_t rows,
-                                                const std::vector<int>& slot_types,
+                                                const std::vector<int>& slot_types, int num_types,
                                                 internal::LsapCostShift shift) {
   const auto n = static_cast<std::int64_t>(slot_types.size());
-  const std::int64_t cols = n * rows;
-  std::vector<double> cost(static_cast<std::size_t>(rows * cols));
-  std::vector<double> processing(static_cast<std::size_t>(n));
+  std::vector<double> processing(static_cast<std::size_t>(rows * num_types));
+  std::vector<double> since_arrival(static_cast<std::size_t>(rows));
   for (std::int64_t i = 0; i < rows; ++i) {
-    const ActiveJobView& job = *jobs[i];
-    for (std::int64_t j = 0; j < n; ++j) {
-      processing[j] = j > 0 && slot_types[j] == slot_types[j - 1]
-                          ? processing[j - 1]
-                          : ProcessingTime(job, slot_types[j]);
-    }
-    for (std::int64_t level = 0; level < rows; ++level) {
-      for (std::int64_t j = 0; j < n; ++j) {
-        const double scaled = static_cast<double>(level + 1) * processing[j];
-        cost[i * cols + level * n + j] = scaled + job.time_since_arrival_s;
-      }
-    }
+    for (int k = 0; k < num_types; ++k) processing[i * num_types + k] = ProcessingTime(*jobs[i], k);
+    since_arrival[i] = jobs[i]->time_since_arrival_s;
   }
-  const std::vector<std::int64_t> assigned = internal::LinearSumAssignment(cost, rows, cols, shift);
+  const std::vector<std::int64_t> assigned =
+      internal::AssignAlloXSlots(processing, since_arrival, slot_types, shift, true).columns;
   // Per worker, the job with the largest position-from-end runs first.
   std::vector<std::int64_t> first_row(n, -1), first_level(n, -1);
   for (std::int64_t i = 0; i < rows; ++i) {
@@ -74,6 +65,67 @@ std::vector<std::int64_t> FirstRowsByStructure(const std::vector<const ActiveJob
 }
 
 }  // namespace
+
+namespace internal {
+
+AlloXAssignment AssignAlloXSlots(const std::vector<double>& processing_s,
+                                 const std::vector<double>& since_arrival_s,
+                                 const std::vector<int>& slot_types, LsapCostShift shift,
+                                 bool reduce_columns) {
+  const auto rows = static_cast<std::int64_t>(since_arrival_s.size());
+  const auto n = static_cast<std::int64_t>(slot_types.size());
+  if (rows == 0 || n == 0) return {};
+  const std::int64_t num_types = static_cast<std::int64_t>(processing_s.size()) / rows;
+  // Levels ℓ < levels[t] can hold a job in an optimum: ⌈rows / n_t⌉ for the n_t slots of type t.
+  std::vector<std::int64_t> levels(num_types, 0);
+  for (int t : slot_types) ++levels[t];
+  for (std::int64_t& l : levels) l = l == 0 ? 0 : std::min(rows, (rows + l - 1) / l);
+  // q[i, ℓ n + j] = (ℓ+1) · P[i, t_j] + τ_i in the reference's operation order (`:108-141`).
+  const auto cost = [&](std::int64_t i, std::int64_t level, int type) {
+    const double scaled = static_cast<double>(level + 1) * processing_s[i * num_types + type];
+    return scaled + since_arrival_s[i];
+  };
+  // Omitted levels cost at least the first omitted one only if (ℓ+1) · P grows with ℓ: P >= 0. A
+  // job past its step count (N_i < 0) is cheapest at the last level, and the full matrix decides.
+  const bool monotone =
+      std::all_of(processing_s.begin(), processing_s.end(), [](double p) { return p >= 0.0; });
+  if (reduce_columns && monotone) {
+    std::vector<std::int64_t> kept;
+    const std::int64_t top = *std::max_element(levels.begin(), levels.end());
+    for (std::int64_t level = 0; level < top; ++level) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (level < levels[slot_types[j]]) kept.push_back(level * n + j);
+      }
+    }
+    std::vector<int> bound_types;  // the first omitted level of each type bounds the others
+    for (int t = 0; t < num_types; ++t) {
+      if (levels[t] > 0 && levels[t] < rows) bound_types.push_back(t);
+    }
+    const auto cols = static_cast<std::int64_t>(kept.size());
+    const auto bounds = static_cast<std::int64_t>(bound_types.size());
+    std::vector<double> kept_cost(static_cast<std::size_t>(rows * cols));
+    std::vector<double> bound_cost(static_cast<std::size_t>(rows * bounds));
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        kept_cost[i * cols + c] = cost(i, kept[c] / n, slot_types[kept[c] % n]);
+      }
+      for (std::int64_t b = 0; b < bounds; ++b) {
+        bound_cost[i * bounds + b] = cost(i, levels[bound_types[b]], bound_types[b]);
+      }
+    }
+    std::optional<std::vector<std::int64_t>> assigned =
+        LinearSumAssignmentOfKeptColumns(kept_cost, rows, kept, bound_cost, shift);
+    if (assigned) return {std::move(*assigned), false};
+  }
+  const std::int64_t cols = n * rows;
+  std::vector<double> full(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t c = 0; c < cols; ++c) full[i * cols + c] = cost(i, c / n, slot_types[c % n]);
+  }
+  return {LinearSumAssignment(full, rows, cols, shift), true};
+}
+
+}  // namespace internal
 
 AlloXPolicy::AlloXPolicy(AlloXOptions options) : options_(options) {
   ValidateOptions(options_, {"policy", "allox"});
@@ -117,7 +169,7 @@ Allocation AlloXPolicy::ComputeAllocation(const ClusterState& state) {
     const double cells = static_cast<double>(rows) * static_cast<double>(n) * rows;
     // The structured optimum needs identical workers: one GPU type only.
     first_rows = num_types > 1 || cells <= options_.exact_assignment_max_cells
-                     ? FirstRowsByAssignment(unallocated, rows, slot_types,
+                     ? FirstRowsByAssignment(unallocated, rows, slot_types, num_types,
                                              options_.shift_costs_by_minimum
                                                  ? internal::LsapCostShift::kMinimum
                                                  : internal::LsapCostShift::kNone)

@@ -19,7 +19,10 @@
 // n_k = C_k − #{already allocated jobs with x_ik == 1.0}; the processing time of a job on a slot
 // is N_i / T_ik; the first job of a slot gets 1/s_i on the slot's type, so a multi-GPU job can
 // hold 1/s_i on several types (and counts as allocated for good once they sum to exactly 1.0).
-// Scale: the matrix has m'·n·m' cells (10^9 at 1,024 free GPUs and 1,024 jobs, 8 GB). Above
+// Step 5 is solved on the columns an optimum can use, levels ℓ < ⌈m'/n_k⌉ on the n_k slots of
+// type k (internal::AssignAlloXSlots), with SciPy's full-matrix result, checked during the solve
+// (LinearSumAssignmentOfKeptColumns); the full matrix is solved when the check fails.
+// Scale: the full matrix has m'·n·m' cells (10^9 at 1,024 free GPUs and 1,024 jobs, 8 GB). Above
 // `exact_assignment_max_cells` the same optimum is computed from the structure instead: the cost
 // of a column depends only on its position ℓ, so an optimal assignment gives the n jobs with the
 // largest N_i/T_i position 0, the next n position 1, … (rearrangement inequality); the k jobs at
@@ -32,6 +35,7 @@
 #include <map>
 #include <vector>
 
+#include "adaptsim/linear_sum_assignment.hpp"
 #include "adaptsim/policy.hpp"
 #include "adaptsim/policy_options.hpp"
 
@@ -63,6 +67,31 @@ struct AlloXOptions {
           self.shift_costs_by_minimum);
   }
 };
+
+namespace internal {
+
+/// Step 5's assignment: per row, the column ℓ·n + j (slot j at position-from-end ℓ) that SciPy's
+/// linear_sum_assignment gives on the rows × (n·rows) matrix q[i, ℓ n + j] = (ℓ+1) · P[i, t_j] +
+/// τ_i.
+struct AlloXAssignment {
+  std::vector<std::int64_t> columns;  ///< rows entries
+  bool full_matrix = false;           ///< solved on the full matrix
+};
+
+/// `processing_s`: P, rows × types (row-major), N_i / T_ik in s; `since_arrival_s`: τ_i, rows
+/// entries; `slot_types`: t_j for the n slots. With `reduce_columns`, solves only on the columns an
+/// optimum can use — ℓ < ⌈rows / n_t⌉ on the n_t slots of type t (levels of a type stay balanced:
+/// moving a job from a slot whose top level is ≥ k + 2 to a slot of the same type whose top level
+/// is k lowers the cost by at least its P > 0) — through LinearSumAssignmentOfKeptColumns, which
+/// returns SciPy's full-matrix result exactly or nothing; then, and without `reduce_columns`, the
+/// full matrix is solved, as it is when a P is negative (a job past its step count;
+/// docs/policies.md §3.4).
+AlloXAssignment AssignAlloXSlots(const std::vector<double>& processing_s,
+                                 const std::vector<double>& since_arrival_s,
+                                 const std::vector<int>& slot_types, LsapCostShift shift,
+                                 bool reduce_columns);
+
+}  // namespace internal
 
 class AlloXPolicy final : public AllocationPolicy {
  public:
