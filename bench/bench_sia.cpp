@@ -9,7 +9,7 @@
 // "run" on (a third of the jobs none, a third one type, a third all), max profiled replicas from
 // its index, and the previous round's configuration from the round before. Prints the wall time
 // of each round's Optimize (median, p95, max) and CBC's nodes.
-// Usage: bench_sia [k=1] [rounds=20] [workload.csv]
+// Usage: bench_sia [k=1] [rounds=20] [workload.csv] [mip_relative_gap]
 //   ADAPTSIM_DATA selects the reference data (default ../shared/data, relative to the cwd).
 #include <algorithm>
 #include <chrono>
@@ -31,7 +31,7 @@ static int RunBenchmark(int argc, char** argv) {
   const std::string data = env != nullptr && *env ? env : "../shared/data";
   const int scale = argc > 1 ? std::atoi(argv[1]) : 1;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 20;
-  const std::string workload_path = argc > 3     ? argv[3]
+  const std::string workload_path = argc > 3 && *argv[3] ? argv[3]
                                     : scale == 1 ? data + "/sia/workloads/saturn/workload-1.csv"
                                                  : data + "/sia/workloads/scale/scale_" +
                                                        std::to_string(scale) + "x/workload-1.csv";
@@ -63,7 +63,9 @@ static int RunBenchmark(int argc, char** argv) {
     job.engine_restart_delay_s = 30;
     jobs.push_back(std::move(job));
   }
-  SiaPolicy policy{SiaOptions{}};
+  SiaOptions options;
+  if (argc > 4) options.mip_relative_gap = std::atof(argv[4]);
+  SiaPolicy policy{options};
   std::vector<double> times_ms;
   std::size_t allocated = 0;
   for (int round = 0; round < rounds; ++round) {
