@@ -33,6 +33,14 @@ METRIC_TITLES = {m["name"]: m["title"] for m in LABELS["metric"]}   # panel titl
 METRIC_NAMES = {m["name"]: m["text"] for m in LABELS["metric"]}     # inside a sentence or row
 # Seconds-valued metrics drawn in hours.
 METRIC_SCALE = {m["name"]: 1 / 3600 for m in LABELS["metric"] if m.get("hours")}
+# Quantities only some figures show (labels.toml [[figure_metric]]: the Pollux fairness-knob
+# figure's p99 JCT and GPU-hours per job) join the texts above; METRICS stays the comparison panels.
+for _m in LABELS.get("figure_metric", []):
+    METRIC_LABELS[_m["name"]] = _m["axis"]
+    METRIC_TITLES[_m["name"]] = _m["title"]
+    METRIC_NAMES[_m["name"]] = _m["text"]
+    if _m.get("hours"):
+        METRIC_SCALE[_m["name"]] = 1 / 3600
 RHO_COLUMN = LABELS["rho"]["column"]  # the per-job ρ of the ρ CDF (a jobs-table column)
 RHO_AXIS = LABELS["rho"]["axis"]
 

@@ -12,31 +12,6 @@
 namespace adaptsim::testing {
 namespace {
 
-void ExpectJctsMatch(const SimulationResult& result, const GoldenRun& golden, double rel_tol) {
-  ASSERT_EQ(result.jobs.size(), golden.jct_s.size());
-  for (std::size_t j = 0; j < golden.jct_s.size(); ++j) {
-    EXPECT_NEAR(result.jobs[j].jct_s, golden.jct_s[j], rel_tol * golden.jct_s[j]) << "job " << j;
-  }
-}
-
-void ExpectTimelineMatches(const SimulationResult& result, const GoldenRun& golden) {
-  std::size_t golden_entries = 0;
-  for (const auto& [job, entries] : golden.timeline) golden_entries += entries.size();
-  EXPECT_EQ(result.throughput_timeline.size(), golden_entries);
-  for (const ThroughputSample& sample : result.throughput_timeline) {
-    auto job = golden.timeline.find(sample.job_id);
-    ASSERT_NE(job, golden.timeline.end()) << "job " << sample.job_id;
-    auto entry = job->second.find(sample.completion_round);
-    ASSERT_NE(entry, job->second.end())
-        << "job " << sample.job_id << " round " << sample.completion_round;
-    EXPECT_NEAR(sample.steps_per_s, entry->second.first,
-                1e-6 * std::abs(entry->second.first) + 1e-9)
-        << "job " << sample.job_id << " round " << sample.completion_round;
-    EXPECT_EQ(sample.batch_size, entry->second.second)
-        << "job " << sample.job_id << " round " << sample.completion_round;
-  }
-}
-
 class ReplayGolden : public ::testing::TestWithParam<const char*> {};
 
 // Replaying each reference run's per_round_schedule reproduces every JCT, the makespan and the

@@ -125,6 +125,17 @@ TEST(Labels, MetricsAndRhoAreResultFields) {
   EXPECT_TRUE(labels.metrics[0].hours);
   EXPECT_FALSE(labels.metrics[2].hours);
   EXPECT_EQ(labels.rho_column, "ftf_rho");  // the static ρ, as the Shockwave paper's figures
+  // The fairness-knob figure's extra panels (one summary metric, one derived quantity), then the
+  // heterogeneous figure's summary metrics.
+  ASSERT_EQ(labels.figure_metrics.size(), 4u);
+  EXPECT_EQ(labels.figure_metrics[0].name, "p99_jct_s");
+  EXPECT_TRUE(labels.figure_metrics[0].hours);
+  EXPECT_TRUE(labels.figure_metrics[0].derived.empty());
+  EXPECT_EQ(labels.figure_metrics[1].name, "gpu_hours_per_job");
+  EXPECT_FALSE(labels.figure_metrics[1].derived.empty());
+  EXPECT_EQ(labels.figure_metrics[2].name, "utilization");
+  EXPECT_EQ(labels.figure_metrics[3].name, "worst_ftf_rho_type_weighted");
+  EXPECT_TRUE(labels.figure_metrics[3].derived.empty());
 }
 
 struct BadLabels {
@@ -160,28 +171,31 @@ TEST_P(LabelsErrors, NameTheLineAndKey) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, LabelsErrors,
-    testing::Values(BadLabels{"malformed", "", "[[policy]\n", "", "malformed TOML"},
-                    BadLabels{"unknown_key", "marker = \"o\"\n", "marker = \"o\"\nshape = \"x\"\n",
-                              "policy[0].shape", "unknown key"},
-                    BadLabels{"twice", "names = [\"min_total_duration\"]",
-                              "names = [\"min_total_duration\", \"shockwave\"]", "policy[1].names",
-                              "'shockwave' is listed twice"},
-                    BadLabels{"colour", "colour = \"#882255\"", "colour = \"purple\"",
-                              "policy[0].colour", "#RRGGBB"},
-                    BadLabels{"shown", "shown = \"rounds_as_minutes\"",
-                              "shown = \"rounds_as_hours\"", "option.future_rounds.shown",
-                              "rounds_as_hours"},
-                    BadLabels{"placeholder", "label = \"window {} min\"", "label = \"window min\"",
-                              "option.future_rounds.label", "{}"},
-                    BadLabels{"metric", "name = \"mean_jct_s\"", "name = \"avg_jct\"",
-                              "metric[1].name", "not a summary metric"},
-                    BadLabels{"hours", "axis = \"worst FTF ρ\"",
-                              "axis = \"worst FTF ρ\"\nhours = true", "metric[2].hours",
-                              "not in seconds"},
-                    BadLabels{"rho", "column = \"ftf_rho\"", "column = \"outcome\"", "rho.column",
-                              "not a per-job number"},
-                    BadLabels{"scenario", "label = \"{jobs} jobs · {gpus} GPUs\"",
-                              "label = \"{jobs} jobs\"", "scenario.label", "{gpus}"}),
+    testing::Values(
+        BadLabels{"malformed", "", "[[policy]\n", "", "malformed TOML"},
+        BadLabels{"unknown_key", "marker = \"o\"\n", "marker = \"o\"\nshape = \"x\"\n",
+                  "policy[0].shape", "unknown key"},
+        BadLabels{"twice", "names = [\"min_total_duration\"]",
+                  "names = [\"min_total_duration\", \"shockwave\"]", "policy[1].names",
+                  "'shockwave' is listed twice"},
+        BadLabels{"colour", "colour = \"#882255\"", "colour = \"purple\"", "policy[0].colour",
+                  "#RRGGBB"},
+        BadLabels{"shown", "shown = \"rounds_as_minutes\"", "shown = \"rounds_as_hours\"",
+                  "option.future_rounds.shown", "rounds_as_hours"},
+        BadLabels{"placeholder", "label = \"window {} min\"", "label = \"window min\"",
+                  "option.future_rounds.label", "{}"},
+        BadLabels{"metric", "name = \"mean_jct_s\"", "name = \"avg_jct\"", "metric[1].name",
+                  "not a summary metric"},
+        BadLabels{"figure_metric", "name = \"p99_jct_s\"", "name = \"p99_jct\"",
+                  "figure_metric[0].name", "needs `derived`"},
+        BadLabels{"derived_metric", "name = \"gpu_hours_per_job\"", "name = \"utilization\"",
+                  "figure_metric[1].derived", "is a summary metric"},
+        BadLabels{"hours", "axis = \"worst FTF ρ\"", "axis = \"worst FTF ρ\"\nhours = true",
+                  "metric[2].hours", "not in seconds"},
+        BadLabels{"rho", "column = \"ftf_rho\"", "column = \"outcome\"", "rho.column",
+                  "not a per-job number"},
+        BadLabels{"scenario", "label = \"{jobs} jobs · {gpus} GPUs\"", "label = \"{jobs} jobs\"",
+                  "scenario.label", "{gpus}"}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

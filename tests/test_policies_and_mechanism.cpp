@@ -64,7 +64,9 @@ TEST(GandivaFair, EqualShareIgnoringScaleFactor) {
 TEST(Fifo, AdmitsInIdOrderAndStopsAtFirstMisfit) {
   for (bool respect_capacity : {false, true}) {
     Fixture f({2, 4, 1, 1}, 4);  // job 0 (2 GPUs) fits, job 1 (4) does not: stop, job 2 waits
-    FifoPolicy fifo({.respect_capacity = respect_capacity});
+    FifoOptions options;
+    options.respect_capacity = respect_capacity;
+    FifoPolicy fifo(options);
     Allocation a = fifo.ComputeAllocation(f.state);
     EXPECT_EQ(a.time_fraction.at(0), 1.0);
     EXPECT_EQ(a.time_fraction.at(1), 0.0);
@@ -82,7 +84,9 @@ TEST(Fifo, AdmitsInIdOrderAndStopsAtFirstMisfit) {
 TEST(Fifo, ReferenceAdmitsReplacementBeforeSubtractingLaterJobs) {
   for (bool respect_capacity : {false, true}) {
     Fixture f({1, 1, 2}, 2);  // jobs 0 and 1 (1 GPU each) run, job 2 (2 GPUs) queues
-    FifoPolicy fifo({.respect_capacity = respect_capacity});
+    FifoOptions options;
+    options.respect_capacity = respect_capacity;
+    FifoPolicy fifo(options);
     Allocation a = fifo.ComputeAllocation(f.state);
     EXPECT_EQ(a.time_fraction.at(2), 0.0);
     f.state.jobs.erase(f.state.jobs.begin());  // job 0 completes; job 1 still runs
@@ -95,12 +99,12 @@ TEST(Fifo, ReferenceAdmitsReplacementBeforeSubtractingLaterJobs) {
 }
 
 TEST(Placement, LargestFirstKeepsPreviousGpusElseLowestFree) {
-  RoundPlan plan{{{0, {}}, {1, {}}, {2, {}}}};
+  RoundPlan plan{{{0, {}}, {1, {}}, {2, {}}}, {}};
   std::map<JobId, int> sf{{0, 1}, {1, 2}, {2, 1}};
   std::map<JobId, std::vector<int>> previous{{2, {3}}, {1, {0, 3}}};
   // Job 1 (2 GPUs) goes first; its previous GPUs {0, 3} are free, so it keeps them. Job 2's
   // previous GPU 3 is now taken, so jobs 0 and 2 get the lowest free ids 1 and 2.
-  std::vector<ScheduledJob> placed = PlaceRound(plan, 4, sf, previous);
+  std::vector<ScheduledJob> placed = PlaceRound(plan, Cluster::Homogeneous(4), sf, previous);
   ASSERT_EQ(placed.size(), 3u);
   EXPECT_EQ(placed[0].id, 1);
   EXPECT_EQ(placed[0].worker_ids, (std::vector<int>{0, 3}));
@@ -108,8 +112,8 @@ TEST(Placement, LargestFirstKeepsPreviousGpusElseLowestFree) {
   EXPECT_EQ(placed[1].worker_ids, std::vector<int>{1});
   EXPECT_EQ(placed[2].id, 2);
   EXPECT_EQ(placed[2].worker_ids, std::vector<int>{2});
-  RoundPlan too_big{{{0, {}}, {1, {}}, {2, {}}}};
-  EXPECT_THROW(PlaceRound(too_big, 3, sf, {}), std::logic_error);
+  RoundPlan too_big{{{0, {}}, {1, {}}, {2, {}}}, {}};
+  EXPECT_THROW(PlaceRound(too_big, Cluster::Homogeneous(3), sf, {}), std::logic_error);
 }
 
 TEST(Adaptation, RescalePreservesEpochCount) {

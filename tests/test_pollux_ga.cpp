@@ -1,8 +1,9 @@
 // The Pollux GA's building blocks against plain transcriptions: the batched Philox stream against
 // Random123 called once per block, the integer thresholds against Uniform() < p, and the one-pass
 // repair and the mutation against the operators of A:simulator/pollux.py:354-420 written out
-// step by step (draw for draw: the same states and the same next draw), and the duplicate-free
-// offspring of a GA run.
+// step by step (draw for draw: the same states and the same next draw), the sweep-based
+// non-dominated sorting and crowding against pymoo's definitions written out plainly, and the
+// duplicate-free offspring of a GA run.
 #include <Random123/philox.h>
 #include <gtest/gtest.h>
 
@@ -32,6 +33,7 @@ TEST(PhiloxRandom, BlocksMatchRandom123AcrossTheCounterCarry) {
       {0, 0, 0, 0},
       {0x506f6c78, 17, 0, 3},
       {1, 0xFFFFFFFC, 0, 9},           // c1 wraps inside the batch: carry into c2
+      {3, 0xFFFFFFF6, 5, 2},           // ... in the batch's second set of 8 blocks
       {2, 0xFFFFFFFA, 0xFFFFFFFF, 1},  // the 64-bit (c2:c1) wraps to 0
       {0xFFFFFFFF, 0x7FFFFFFF, 0x12345678, 0xFFFFFFFF}};
   const std::vector<std::array<std::uint32_t, 2>> keys = {{0, 0}, {42, 0}, {0xDEADBEEF, 7}};
@@ -59,7 +61,7 @@ TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
   const std::uint32_t stream = 5, substream = 11;
   PhiloxRandom one_by_one(seed, stream, substream), buffered(seed, stream, substream);
   std::vector<std::uint32_t> expected;
-  for (std::uint32_t block = 0; block < 40; ++block) {
+  for (std::uint32_t block = 0; block < 400; ++block) {
     const auto words =
         Random123Block({stream, block, 0, substream},
                        {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
@@ -75,6 +77,19 @@ TEST(PhiloxRandom, DrawsAreTheStreamsWordsInOrderWhateverTheAccessPath) {
     for (std::size_t i = 0; i < take; ++i) EXPECT_EQ(words[i], expected[drawn + i]);
     buffered.Skip(take);
     drawn += take;
+  }
+  // Reserve(k) shows at least k next words (computing blocks ahead, across refills and after a
+  // partial use of the buffer); Skip draws some of them, and Next continues the stream.
+  PhiloxRandom reserved(seed, stream, substream);
+  drawn = 0;
+  for (std::size_t count = 1; drawn + count < expected.size(); count = (count * 7 + 3) % 157) {
+    const std::span<const std::uint32_t> words = reserved.Reserve(count);
+    ASSERT_GE(words.size(), count);
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(words[i], expected[drawn + i]);
+    const std::size_t take = count / 2 + 1;
+    reserved.Skip(take);
+    drawn += take;
+    ASSERT_EQ(reserved.Next(), expected[drawn++]);
   }
   // Uniform and Below are functions of the next word.
   PhiloxRandom a(seed, stream), b(seed, stream);
@@ -223,10 +238,10 @@ struct RandomInstance {
 
 // Random shapes and bounds, including empty nodes, tight replica and node caps, min_replicas
 // and interference avoidance on and off.
-RandomInstance MakeInstance(PhiloxRandom& random) {
+RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
   RandomInstance instance;
   GaProblem& problem = instance.problem;
-  problem.num_jobs = 1 + random.Below(14);
+  problem.num_jobs = 1 + random.Below(max_jobs);
   problem.num_nodes = 1 + random.Below(20);
   const int J = problem.num_jobs, N = problem.num_nodes;
   for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(9));
@@ -245,11 +260,12 @@ RandomInstance MakeInstance(PhiloxRandom& random) {
 
 // `apply` and `reference` on 3000 random instances: the same states and the same next draw.
 template <typename Apply, typename Reference>
-void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference) {
+void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference,
+                           int max_jobs = 30) {
   PhiloxRandom instances(seed, 1);
   int changed = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    const RandomInstance instance = MakeInstance(instances);
+    const RandomInstance instance = MakeInstance(instances, max_jobs);
     GaState expected = instance.state, actual = instance.state;
     PhiloxRandom reference_random(trial, seed), random(trial, seed);
     reference(instance, reference_random, expected);
@@ -281,6 +297,117 @@ TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorDrawForDraw) {
       [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
         ReferenceMutate(i.problem, random, state);
       });
+}
+
+TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorForManyJobs) {
+  // Up to 100 jobs: the step that skips jobs without replicas on a node (up to 64 jobs) and the
+  // one beyond it.
+  ExpectSameAsReference(
+      4,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        MutateState(i.problem, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceMutate(i.problem, random, state);
+      },
+      100);
+}
+
+// Every row of every state of a small problem with its bounds (the set CountRepairedStates
+// counts), enumerated.
+std::set<GaState> BoundedStates(const GaProblem& problem, const GaOptions& options) {
+  const int J = problem.num_jobs, N = problem.num_nodes;
+  std::set<GaState> states;
+  GaState state(static_cast<std::size_t>(J) * N, 0);
+  auto within = [&](int j) {
+    int total = 0, nodes = 0;
+    for (int n = 0; n < N; ++n) total += state[j * N + n], nodes += state[j * N + n] > 0;
+    return total <= problem.max_replicas[j] && nodes <= options.max_nodes_per_job &&
+           (total == 0 || total >= problem.min_replicas[j]);
+  };
+  while (true) {  // odometer over entries 0 .. capacity
+    bool all = true;
+    for (int j = 0; j < J; ++j) all = all && within(j);
+    if (all) states.insert(state);
+    std::size_t i = 0;
+    while (i < state.size() && state[i] == std::max(problem.node_capacity[i % N], 0))
+      state[i++] = 0;
+    if (i == state.size()) return states;
+    ++state[i];
+  }
+}
+
+TEST(PolluxGa, RepairReturnsOnlyTheCountedStates) {
+  PhiloxRandom random(15, 2);
+  int small = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    GaProblem problem;
+    problem.num_jobs = 1 + random.Below(2);
+    problem.num_nodes = 1 + random.Below(4);
+    const int J = problem.num_jobs, N = problem.num_nodes;
+    for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(4));
+    for (int j = 0; j < J; ++j) {
+      problem.max_replicas.push_back(random.Below(6));
+      problem.min_replicas.push_back(random.Below(3) == 0 ? random.Below(4) : 0);
+    }
+    problem.base_state.assign(static_cast<std::size_t>(J) * N, 0);
+    GaOptions options;
+    options.interference_avoidance = random.Below(2) == 0;
+    options.max_nodes_per_job = 1 + random.Below(N + 1);
+    const std::set<GaState> states = BoundedStates(problem, options);
+    ASSERT_EQ(CountRepairedStates(problem, options, states.size() + 5), states.size())
+        << "trial " << trial;
+    ASSERT_EQ(CountRepairedStates(problem, options, states.size() - 1), states.size())
+        << "trial " << trial << ": saturates at bound + 1";
+    small += states.size() <= 100;
+    for (int k = 0; k < 50; ++k) {  // repaired random states are among them
+      GaState state(static_cast<std::size_t>(J) * N);
+      for (int& x : state) x = random.Below(6);
+      RepairState(problem, options, random, state);
+      ASSERT_TRUE(states.count(state)) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(small, 100);
+  // A large problem saturates without enumerating.
+  GaProblem large;
+  large.num_jobs = 3;
+  large.num_nodes = 512;
+  large.node_capacity.assign(512, 4);
+  large.max_replicas = {2048, 1, 0};
+  large.min_replicas = {0, 0, 0};
+  EXPECT_EQ(CountRepairedStates(large, GaOptions{}, 100), 101u);
+}
+
+TEST(PolluxGa, StopsOnceThePopulationHoldsEveryRepairedStateWithTheSameResult) {
+  // One job with at most one replica on 5 nodes of 2 GPUs: 6 states. The base state is the empty
+  // one, so the first generations find the others.
+  GaProblem problem;
+  problem.num_jobs = 1;
+  problem.num_nodes = 5;
+  problem.node_capacity.assign(5, 2);
+  problem.max_replicas = {1};
+  problem.min_replicas = {0};
+  problem.base_state.assign(5, 0);
+  problem.evaluate = [](const GaState& s) {
+    int first = -1;
+    for (int n = 0; n < 5; ++n)
+      if (s[n] > 0 && first < 0) first = n;
+    return GaObjectives{first < 0 ? 0.0 : -1.0, first < 0 ? 0.0 : (first % 3) * 0.5};
+  };
+  ASSERT_EQ(CountRepairedStates(problem, GaOptions{}, 100), 6u);
+  for (std::uint64_t seed = 0; seed < 5; ++seed) {
+    PhiloxRandom full_random(seed, 1), stopped_random(seed, 1);
+    const GaResult full =
+        RunPolluxGa(problem, {problem.base_state}, GaOptions{}, full_random, {false});
+    const GaResult stopped =
+        RunPolluxGa(problem, {problem.base_state}, GaOptions{}, stopped_random);
+    EXPECT_EQ(stopped.front, full.front);
+    EXPECT_EQ(stopped.values, full.values);
+    EXPECT_EQ(stopped.evaluations, full.evaluations);
+    EXPECT_EQ(full.evaluations, 6);
+    // The shortened run drew less: it did stop early.
+    EXPECT_NE(stopped_random.Next(), full_random.Next()) << "seed " << seed;
+  }
 }
 
 TEST(PolluxGa, OffspringOfAGenerationAreDistinct) {
@@ -326,6 +453,161 @@ TEST(PolluxGa, OffspringOfAGenerationAreDistinct) {
       EXPECT_FALSE(a[0] <= b[0] && a[1] <= b[1] && (a[0] < b[0] || a[1] < b[1]));
     }
   }
+}
+
+// Non-dominated sorting by definition (P:pymoo/util/nds/fast_non_dominated_sort.py): a front is
+// the points dominated by no point left, in index order.
+std::vector<std::vector<int>> ReferenceFronts(const std::vector<GaObjectives>& values) {
+  auto dominates = [](const GaObjectives& a, const GaObjectives& b) {
+    return a[0] <= b[0] && a[1] <= b[1] && (a[0] < b[0] || a[1] < b[1]);
+  };
+  std::vector<char> left(values.size(), 1);
+  std::vector<std::vector<int>> fronts;
+  for (std::size_t done = 0; done < values.size();) {
+    std::vector<int> front;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!left[i]) continue;
+      bool dominated = false;
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        dominated = dominated || (left[k] && dominates(values[k], values[i]));
+      }
+      if (!dominated) front.push_back(static_cast<int>(i));
+    }
+    for (int i : front) left[i] = 0;
+    done += front.size();
+    fronts.push_back(std::move(front));
+  }
+  return fronts;
+}
+
+// P:pymoo/algorithms/nsga2.py calc_crowding_distance written out: duplicates (the later copies)
+// count 0, the rest are sorted stably per objective, boundaries get 1e14.
+std::vector<double> ReferenceCrowding(const std::vector<GaObjectives>& values) {
+  const std::size_t n = values.size();
+  if (n <= 2) return std::vector<double>(n, 1e14);
+  std::vector<double> crowding(n, 0.0);
+  std::vector<int> unique;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool duplicate = false;
+    for (int u : unique) duplicate = duplicate || values[u] == values[i];
+    if (!duplicate) unique.push_back(static_cast<int>(i));
+  }
+  for (int m = 0; m < 2; ++m) {
+    std::vector<int> sorted = unique;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](int a, int b) { return values[a][m] < values[b][m]; });
+    const double norm = values[sorted.back()][m] - values[sorted.front()][m];
+    if (norm == 0) continue;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      const double inf = std::numeric_limits<double>::infinity();
+      const double to_last =
+          i == 0 ? inf : (values[sorted[i]][m] - values[sorted[i - 1]][m]) / norm;
+      const double to_next =
+          i + 1 == sorted.size() ? inf : (values[sorted[i + 1]][m] - values[sorted[i]][m]) / norm;
+      crowding[sorted[i]] += (to_last + to_next) / 2.0;
+    }
+  }
+  for (double& c : crowding)
+    if (std::isinf(c)) c = 1e14;
+  return crowding;
+}
+
+// Populations with many ties and duplicates (values on a coarse grid, ±0), and some NaN.
+std::vector<GaObjectives> RandomObjectives(PhiloxRandom& random, bool with_nan) {
+  const int n = 1 + random.Below(220), grid = 1 + random.Below(12);
+  std::vector<GaObjectives> values(n);
+  for (GaObjectives& v : values) {
+    for (double& x : v) {
+      x = random.Below(grid) - grid / 2.0;
+      if (x == 0 && random.Below(2)) x = -0.0;
+      if (with_nan && random.Below(30) == 0) x = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return values;
+}
+
+TEST(PolluxGa, NonDominatedSortingEqualsTheDefinition) {
+  PhiloxRandom random(11, 2);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, false);
+    ASSERT_EQ(NonDominatedFronts(values), ReferenceFronts(values)) << "trial " << trial;
+  }
+}
+
+TEST(PolluxGa, CrowdingEqualsPymoosDefinition) {
+  PhiloxRandom random(12, 2);
+  int with_duplicates = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, trial % 4 == 0);
+    const std::vector<double> expected = ReferenceCrowding(values),
+                              actual = CrowdingDistance(values);
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t i = 0; i < actual.size(); ++i) {  // bit for bit (NaN where NaN)
+      ASSERT_TRUE(actual[i] == expected[i] || (std::isnan(actual[i]) && std::isnan(expected[i])))
+          << "trial " << trial << " point " << i << ": " << actual[i] << " vs " << expected[i];
+    }
+    with_duplicates += std::count(expected.begin(), expected.end(), 0.0) > 0;
+  }
+  EXPECT_GT(with_duplicates, 100);  // the populations exercise the duplicate rule
+}
+
+// The lexicographic order (f0, f1, index) written out: a stable sort by the objectives.
+std::vector<int> LexicographicOrder(const std::vector<GaObjectives>& values, int count) {
+  std::vector<int> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return values[a][0] < values[b][0] ||
+           (values[a][0] == values[b][0] && values[a][1] < values[b][1]);
+  });
+  return order;
+}
+
+TEST(PolluxGa, SortingWithASortedPrefixEqualsSortingAll) {
+  PhiloxRandom random(13, 2);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, false);
+    const int n = static_cast<int>(values.size());
+    const std::vector<int> prefix = LexicographicOrder(values, random.Below(n + 1));
+    FrontSorting all, merged;
+    SortFronts(values, all);
+    SortFronts(values, merged, prefix);
+    ASSERT_EQ(all.order, LexicographicOrder(values, n)) << "trial " << trial;
+    ASSERT_EQ(merged.order, all.order) << "trial " << trial;
+    ASSERT_EQ(merged.members, all.members) << "trial " << trial;
+    ASSERT_EQ(merged.starts, all.starts) << "trial " << trial;
+    ASSERT_EQ(merged.rank, all.rank) << "trial " << trial;
+  }
+}
+
+TEST(PolluxGa, FrontCrowdingEqualsPymoosDefinition) {
+  PhiloxRandom random(14, 2);
+  int fronts = 0, with_duplicates = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::vector<GaObjectives> values = RandomObjectives(random, false);
+    FrontSorting sorting;
+    SortFronts(values, sorting);
+    for (std::size_t k = 0; k + 1 < sorting.starts.size(); ++k) {
+      // The front's points in index order, and their positions in lexicographic order.
+      std::vector<GaObjectives> front;
+      std::vector<int> position(values.size(), -1), lexicographic;
+      for (int p = sorting.starts[k]; p < sorting.starts[k + 1]; ++p) {
+        position[sorting.members[p]] = static_cast<int>(front.size());
+        front.push_back(values[sorting.members[p]]);
+      }
+      for (int i : sorting.order) {
+        if (position[i] >= 0) lexicographic.push_back(position[i]);
+      }
+      std::vector<int> unique;
+      std::vector<double> actual;
+      FrontCrowdingDistances(front, lexicographic, unique, actual);
+      const std::vector<double> expected = ReferenceCrowding(front);
+      ASSERT_EQ(actual, expected) << "trial " << trial << " front " << k;
+      ++fronts;
+      with_duplicates += front.size() > 2 && std::count(expected.begin(), expected.end(), 0.0) > 0;
+    }
+  }
+  EXPECT_GT(fronts, 1000);
+  EXPECT_GT(with_duplicates, 50);  // fronts with equal points exercise the duplicate rule
 }
 
 }  // namespace

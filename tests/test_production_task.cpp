@@ -8,10 +8,13 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/config_field.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/production_source.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
 
@@ -74,6 +77,41 @@ TEST(ProductionTaskConfig, IdChangesWithEveryProductionOption) {
   ignored.production->select.sample_seed = 7;  // the model seed keys the sample
   EXPECT_EQ(ignored.Id(), ProductionTask().Id());
   EXPECT_FALSE(ProductionTask().ToJson()["production"].contains("sample_jobs"));
+}
+
+// The option list drives the JSON: every declared key is a key FromJson accepts, ToJson writes
+// every key but the sample's (off by default), and docs/production.md's table names each flag and
+// key (one row per option).
+TEST(ProductionTaskConfig, TheDeclaredOptionsAreTheJsonKeysAndTheDocsTable) {
+  std::ifstream docs_file(std::string(ADAPTSIM_SOURCE_DIR) + "/docs/production.md");
+  ASSERT_TRUE(docs_file.good());
+  std::stringstream docs;
+  docs << docs_file.rdbuf();
+  const nlohmann::json written = ProductionSource{}.ToJson();
+  std::set<std::string> declared;
+  const ProductionSource defaults;
+  VisitProductionSourceFields(defaults, [&](const ConfigField& field, const auto&) {
+    const std::string key(field.key);
+    declared.insert(key);
+    EXPECT_EQ(written.contains(key), field.written_with.empty() && key != "sample_jobs") << key;
+    EXPECT_NE(docs.str().find("`" + key), std::string::npos) << key;
+    EXPECT_NE(docs.str().find("`" + FlagName(field)), std::string::npos) << FlagName(field);
+  });
+  EXPECT_EQ(declared,
+            std::set<std::string>(ProductionSourceKeys().begin(), ProductionSourceKeys().end()));
+  // A sample's hours without the sample are refused, naming the sample.
+  nlohmann::json hours = written;
+  hours["sample_hours"] = 4;
+  try {
+    ProductionSource::FromJson(hours, "t.json");
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.field(), "production.sample_jobs") << error.what();
+  }
+  hours["sample_jobs"] = 10;
+  nlohmann::json expected = hours;  // with the sample on, its three keys are written
+  expected["sample_start_hour"] = ProductionLogOptions{}.sample_start_hour;
+  EXPECT_EQ(ProductionSource::FromJson(hours, "t.json").ToJson(), expected);
 }
 
 TEST(ProductionTaskConfig, TasksWithoutALogHaveNoProductionKey) {

@@ -1,8 +1,6 @@
 // Shockwave's window problem: exact layout feasibility for power-of-two gangs (exhaustive check
 // against brute force), the G = 8, T = 2 counterexample, the structured solver's math, and the
 // 200-instance cross-check structured vs general (CBC).
-#include <Random123/philox.h>
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -13,9 +11,13 @@
 
 #include "policies/shockwave/shockwave_window_milp.hpp"
 #include "policies/shockwave/window_structured.hpp"
+#include "shockwave_window_support.hpp"
 
 namespace adaptsim {
 namespace {
+
+using adaptsim::testing::Uniform;
+using adaptsim::testing::WindowProblemBase;
 
 // Brute force: is there a 0/1 matrix with row sums n and Σ_j w_j x_jt <= G for every t?
 bool BruteForceFeasible(const std::vector<int>& w, const std::vector<int>& n, int G, int T) {
@@ -112,14 +114,7 @@ TEST(ShockwaveWindowLayout, GreedyLayoutIsExactForPowerOfTwoGangs) {
 }
 
 WindowProblem Base(int G, int T, double k) {
-  WindowProblem p;
-  p.num_gpus = G;
-  p.num_rounds = T;
-  p.round_s = 120.0;
-  p.k = k;
-  p.bases = {0.0, 0.2, 0.4, 0.6, 0.8, 1.0};
-  for (double b : p.bases) p.log_values.push_back(std::log(b == 0.0 ? 1e-6 : b));
-  return p;
+  return WindowProblemBase(G, T, k);
 }
 
 // One job, one GPU: R = 1000 s, ē = 60 s, E = 100, c = 0. Four rounds (480 s) plan 8 epochs;
@@ -187,27 +182,6 @@ TEST(ShockwaveWindowStructured, JobWithNoWorkLeftGetsNoRounds) {
     EXPECT_NEAR(s.objective, expected.objective, 1e-12);
   }
 }
-
-// Philox-based uniform numbers in [0, 1) (fixed key: reproducible everywhere).
-class Uniform {
- public:
-  explicit Uniform(std::uint32_t seed) : key_{{seed, 0x5f3759dfu}} {}
-  double Next() {
-    if (index_ == 4) {
-      block_ = r123::Philox4x32()(counter_, key_);
-      ++counter_[0];
-      index_ = 0;
-    }
-    return block_[index_++] * (1.0 / 4294967296.0);
-  }
-  int Int(int lo, int hi) { return lo + static_cast<int>(Next() * (hi - lo + 1)); }
-
- private:
-  r123::Philox4x32::ctr_type counter_{{0, 0, 0, 0}};
-  r123::Philox4x32::key_type key_;
-  r123::Philox4x32::ctr_type block_{};
-  int index_ = 4;
-};
 
 WindowProblem RandomInstance(Uniform& u) {
   const int G = u.Next() < 0.5 ? 4 : 8;

@@ -75,8 +75,11 @@ TaskRecord SyntheticRecord() {
   r.gpu_busy_time_s = {240.0, 120.0, 120.0, 0.5};
   r.lease_extensions = 7;
   r.lease_extension_opportunities = 9;
-  r.summary = {5000.0, 2000.5, 1500.25, 1200.125, 4900.0, 1.1, 49.9, 0.33,
-               0.25,   0.61,   77.7,    0.66,     3,      3,   1,    0};
+  r.summary = {5000.0, 2000.5, 1500.25, 1200.125, 4900.0, 1.1, 49.9, 0.33, 0.25,
+               0.61,   77.7,   0.66,    3,        3,      1,   0,    0.95, 31.5};
+  r.jobs[0].ftf_rho_type_weighted = 1.0625;
+  r.jobs[1].ftf_rho_type_weighted = 31.5;
+  r.gpu_types = {{"k80", 1, 0.5, 120.0 / 3600, 2.5}, {"v100", 3, 0.25, 360.5 / 3600, 0.75}};
   r.policy_statistics = {{"allocation_solves", 3.0}, {"solve_time_s", 0.125}};
   r.input_statistics = {{"rows_read", 82247}, {"selected", 3139}};
   r.wall_time_s = 0.75;
@@ -143,6 +146,7 @@ TEST(ResultsFileTest, SummaryRowRoundTrips) {
   EXPECT_EQ(row.trace, "/data/ü.trace");
   EXPECT_EQ(row.throughputs, "/data/t.json");
   EXPECT_EQ(row.num_gpus, 4);
+  EXPECT_EQ(row.cluster, "4");
   EXPECT_EQ(row.seed, 42u);
   EXPECT_EQ(row.round_duration_s, 360.0);
   EXPECT_EQ(row.deadline_factor, 1.25);
@@ -174,6 +178,11 @@ void ExpectStoredTaskEquals(const std::string& path, const TaskRecord& record) {
                      [](const auto& s, auto&& v) { VisitThroughputFields(s, v); });
   }
   EXPECT_EQ(out.gpu_busy_time_s, in.gpu_busy_time_s);
+  ASSERT_EQ(out.gpu_types.size(), in.gpu_types.size());
+  for (std::size_t i = 0; i < in.gpu_types.size(); ++i) {
+    ExpectSameFields(out.gpu_types[i], in.gpu_types[i],
+                     [](const auto& t, auto&& v) { VisitGpuTypeFields(t, v); });
+  }
   EXPECT_EQ(out.lease_extensions, 7);
   EXPECT_EQ(out.lease_extension_opportunities, 9);
   ExpectSameMetrics(out.summary, in.summary);
@@ -235,12 +244,68 @@ void DowngradeToVersion2(const std::string& path, const std::string& task_id) {
   store::Check(H5Adelete(jobs, "engine"), "delete engine");
 }
 
+/// Removes from the results file at `path` what schema version 4 added (docs/results-format.md):
+/// the /summary column `cluster`, the type-weighted ρ in /summary, the task's summary attributes
+/// and its jobs table, the task's `gpu_types` table; and sets schema_version to `version`.
+void RemoveVersion4Additions(const std::string& path, const std::string& task_id,
+                             std::int64_t version) {
+  store::ErrorScope errors;
+  store::Handle file = store::OpenFile(path, true);
+  store::Handle meta = store::OpenGroup(file, "meta");
+  store::WriteAttribute(meta, "schema_version", version);
+  for (const char* column :
+       {"cluster", "mean_ftf_rho_type_weighted", "worst_ftf_rho_type_weighted"}) {
+    store::Check(H5Ldelete(file, ("summary/" + std::string(column)).c_str(), H5P_DEFAULT), column);
+  }
+  const std::string task = "tasks/" + task_id;
+  store::Check(H5Ldelete(file, (task + "/jobs/ftf_rho_type_weighted").c_str(), H5P_DEFAULT),
+               "jobs column");
+  store::Check(H5Ldelete(file, (task + "/gpu_types").c_str(), H5P_DEFAULT), "gpu_types");
+  store::Handle summary = store::OpenGroup(file, task + "/summary");
+  store::Check(H5Adelete(summary, "mean_ftf_rho_type_weighted"), "summary attribute");
+  store::Check(H5Adelete(summary, "worst_ftf_rho_type_weighted"), "summary attribute");
+}
+
+/// `record` as a file of schema version 2 or 3 reads back: without what version 4 added.
+TaskRecord WithoutVersion4Fields(TaskRecord record) {
+  SimulationResult& r = record.result;
+  r.summary.mean_ftf_rho_type_weighted = r.summary.worst_ftf_rho_type_weighted = 0.0;
+  for (JobResult& job : r.jobs) job.ftf_rho_type_weighted = 0.0;
+  r.gpu_types.clear();
+  return record;
+}
+
+// A file of schema version 3 (before the cluster column, the type-weighted ρ and the GPU-type
+// table) reads back without them, with the cluster of its GPU count, and merges into version 4.
+TEST(ResultsFileTest, ReadsAndMergesSchemaVersion3) {
+  TempFile old_file("version3");
+  TaskRecord record = SyntheticRecord();
+  WriteShard(old_file.path(), record, Provenance{});
+  RemoveVersion4Additions(old_file.path(), record.task_id, 3);
+  ASSERT_EQ(ReadMeta(old_file.path()).at("schema_version"), "3");
+  const TaskRecord expected = WithoutVersion4Fields(record);
+  ExpectStoredTaskEquals(old_file.path(), expected);
+  const std::vector<SummaryRow> rows = ReadSummary(old_file.path());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].cluster, "4");
+  ExpectSameMetrics(rows[0].metrics, expected.result.summary);
+  TempFile merged("version3_merged");
+  MergeOptions options;
+  options.sources = {old_file.path()};
+  EXPECT_EQ(MergeResults(OutputPaths(merged.path()), options), 1u);
+  EXPECT_EQ(ReadMeta(merged.path()).at("schema_version"), std::to_string(kResultsSchemaVersion));
+  ExpectStoredTaskEquals(merged.path(), expected);
+  EXPECT_EQ(ReadSummary(merged.path()).at(0).cluster, "4");
+}
+
 TEST(ResultsFileTest, ReadsAndMergesSchemaVersion2) {
   TempFile old_file("version2");
   TaskRecord record = SyntheticRecord();
   WriteShard(old_file.path(), record, Provenance{});
+  RemoveVersion4Additions(old_file.path(), record.task_id, 2);
   DowngradeToVersion2(old_file.path(), record.task_id);
   ASSERT_EQ(ReadMeta(old_file.path()).at("schema_version"), "2");
+  record = WithoutVersion4Fields(record);
   ExpectStoredTaskEquals(old_file.path(), record);
   EXPECT_EQ(ReadSummary(old_file.path()).at(0).status, TaskStatus::kTimeout);
   // Merging rewrites it in the current layout.
@@ -348,19 +413,22 @@ TEST(ResultsFileTest, EveryNumericColumnHasUnits) {
   TaskRecord record = SyntheticRecord();
   WriteShard(file.path(), record, Provenance{});
   auto summary = ReadColumnUnits(file.path(), "/summary");
-  EXPECT_EQ(summary.size(), 23u);  // 29 columns, 6 of them strings
+  EXPECT_EQ(summary.size(), 25u);  // 32 columns, 7 of them strings
   EXPECT_EQ(summary["makespan_s"], "s");
   EXPECT_EQ(summary["utilization"], "1");
   EXPECT_EQ(summary["num_gpus"], "gpus");
   EXPECT_EQ(summary.count("policy"), 0u);
   std::string task = "/tasks/" + record.task_id;
   auto jobs = ReadColumnUnits(file.path(), task + "/jobs");
-  EXPECT_EQ(jobs.size(), 12u);  // 15 columns (13 neutral, 2 round-engine), 3 of them strings
+  EXPECT_EQ(jobs.size(), 13u);  // 16 columns (14 neutral, 2 round-engine), 3 of them strings
   EXPECT_EQ(jobs["jct_s"], "s");
   EXPECT_EQ(jobs["final_batch_size"], "samples");
   EXPECT_EQ(ReadColumnUnits(file.path(), task + "/rounds").size(), 7u);
   EXPECT_EQ(ReadColumnUnits(file.path(), task + "/throughput_timeline")["steps_per_s"], "steps/s");
   EXPECT_EQ(ReadColumnUnits(file.path(), task)["gpu_busy_time_s"], "s");
+  auto gpu_types = ReadColumnUnits(file.path(), task + "/gpu_types");
+  EXPECT_EQ(gpu_types.size(), 4u);  // 5 columns, gpu_type a string
+  EXPECT_EQ(gpu_types["busy_gpu_hours"], "GPU-h");
 }
 
 TEST(ResultsFileTest, MetaRecordsProvenance) {

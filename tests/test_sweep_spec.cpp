@@ -95,6 +95,46 @@ TEST_F(SweepSpecTest, ExpandsTheCartesianProductInOrder) {
   EXPECT_EQ(ExpandSweep(LoadSweepSpec(path))[7].Id(), tasks[7].Id());  // deterministic
 }
 
+// The cluster of GPU types is one axis, given instead of num_gpus (docs/sweeps.md §1): each task
+// gets the cluster's GPU count; a cluster of the default type alone is the task of num_gpus.
+TEST_F(SweepSpecTest, ClusterIsAnAxisInsteadOfNumGpus) {
+  const std::vector<TaskConfig> tasks = ExpandSweep(LoadSweepSpec(
+      WriteSpec(std::string(kHeader) +
+                "policies = \"gandiva_fair\"\ncluster = [\"v100=16,p100=8,k80=8\", \"2:1:1\"]\n")));
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].simulation.num_gpus, 32);
+  EXPECT_EQ(tasks[0].ToJson()["cluster"], "k80=8,p100=8,v100=16");
+  EXPECT_EQ(tasks[1].simulation.num_gpus, 4);
+  EXPECT_EQ(tasks[1].ToJson()["cluster"], "k80=1,p100=1,v100=2");
+  const std::vector<TaskConfig> one_type = ExpandSweep(LoadSweepSpec(
+      WriteSpec(std::string(kHeader) + "policies = \"fifo\"\ncluster = \"v100=32\"\n")));
+  const std::vector<TaskConfig> plain = ExpandSweep(
+      LoadSweepSpec(WriteSpec(std::string(kHeader) + "policies = \"fifo\"\nnum_gpus = 32\n")));
+  ASSERT_EQ(one_type.size(), 1u);
+  EXPECT_EQ(one_type[0].Id(), plain[0].Id());
+  EXPECT_FALSE(one_type[0].ToJson().contains("cluster"));
+}
+
+// A bad cluster names the spec, the line and the field; so do a cluster beside num_gpus and
+// neither of them.
+TEST_F(SweepSpecTest, BadClusterNamesFileLineAndField) {
+  const InputError bad = LoadError(std::string(kHeader) +
+                                   "policies = \"fifo\"\n"                            // line 4
+                                   "cluster = [\"v100=16\", \"v100=16,p100=x\"]\n");  // line 5
+  EXPECT_EQ(bad.line(), 5) << bad.what();
+  EXPECT_EQ(bad.field(), "cluster") << bad.what();
+  EXPECT_NE(std::string(bad.what()).find("p100=x"), std::string::npos) << bad.what();
+  const InputError both = LoadError(std::string(kHeader) +
+                                    "policies = \"fifo\"\nnum_gpus = 32\n"  // lines 4, 5
+                                    "cluster = \"16:8:8\"\n");              // line 6
+  EXPECT_EQ(both.line(), 6) << both.what();
+  EXPECT_EQ(both.field(), "cluster");
+  EXPECT_NE(std::string(both.what()).find("not both"), std::string::npos) << both.what();
+  const InputError neither = LoadError(std::string(kHeader) + "policies = \"fifo\"\n");
+  EXPECT_EQ(neither.field(), "num_gpus");
+  EXPECT_NE(std::string(neither.what()).find("cluster"), std::string::npos) << neither.what();
+}
+
 TEST_F(SweepSpecTest, ScalarsAndDefaults) {
   std::vector<TaskConfig> tasks = ExpandSweep(
       LoadSweepSpec(WriteSpec(std::string(kHeader) + "policies = \"fifo\"\nnum_gpus = 16\n")));

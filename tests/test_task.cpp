@@ -57,6 +57,7 @@ TEST(TaskConfigTest, IdChangesWithEveryResultRelevantField) {
       [](TaskConfig& t) { t.simulation.allocation_reset_interval_s = 0; },
       [](TaskConfig& t) { t.simulation.max_failed_attempts = 3; },
       [](TaskConfig& t) { t.simulation.idle_round_start = IdleRoundStart::kArrival; },
+      [](TaskConfig& t) { t.simulation.cluster = Cluster::Parse("v100=16,p100=8,k80=8"); },
       [](TaskConfig& t) {
         t.interval.interval_s = WrittenNumber{30.0, false};
       },

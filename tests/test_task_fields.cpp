@@ -63,7 +63,15 @@ TaskConfig EveryFieldSet() {
   task.throughputs_hash = "4567";
   task.policy = "pollux";
   task.seed = 3;
-  task.simulation = {16, 60.0, 10.0, 2.0, 1.25, 500.0, 3, IdleRoundStart::kArrival};
+  task.simulation = {16,
+                     60.0,
+                     10.0,
+                     2.0,
+                     1.25,
+                     500.0,
+                     3,
+                     IdleRoundStart::kArrival,
+                     Cluster::Parse("v100=8,k80=8")};
   task.interval = {WrittenNumber{2, true}, WrittenNumber{90.5, false}, WrittenNumber{20, true},
                    WrittenNumber{0.5, false}};
   task.policy_options = {{"p", -2.0}};
@@ -176,7 +184,7 @@ TEST_F(TaskArguments, FlagsAreCommandLineTextAndTheEngineOptionsHaveTheirOwn) {
                                 {"--gpus", "64"},
                                 {"--interval-s", "240.0"},
                                 {"--idle-round-start", "arrival"},
-                                {"--policy-option", {{"p", -1}}}};
+                                {"--policy-option", {"p=-1"}}};
   const TaskConfig task = TaskConfigFromArguments(flags, ArgumentNames::kFlag, "command line");
   EXPECT_EQ(task.simulation.num_gpus, 64);
   EXPECT_EQ(*task.interval.interval_s, (WrittenNumber{240, false}));  // spelled as given
@@ -188,10 +196,40 @@ TEST_F(TaskArguments, FlagsAreCommandLineTextAndTheEngineOptionsHaveTheirOwn) {
   // The old spelling, a policy option, points to the flag.
   nlohmann::json old = flags;
   old.erase("--interval-s");
-  old["--policy-option"] = {{"interval_s", 240.0}};
+  old["--policy-option"] = {"interval_s=240.0"};
   const InputError error = Error(old, ArgumentNames::kFlag);
   EXPECT_EQ(error.field(), "--policy-option");
   EXPECT_NE(std::string(error.what()).find("--interval-s"), std::string::npos) << error.what();
+}
+
+/// `--policy-option KEY=VALUE`: VALUE as JSON, Python's True/False/None as a Python user writes
+/// them, other words as strings; text that starts like JSON but is not refused with a hint.
+TEST_F(TaskArguments, PolicyOptionTextsAreJsonWithPythonsConstants) {
+  nlohmann::json flags = {{"--trace", (dir_ / "a.trace").string()},
+                          {"--throughputs", (dir_ / "t.json").string()},
+                          {"--policy", "pollux"},
+                          {"--gpus", "64"}};
+  flags["--policy-option"] = {"a=True", "b=False", "c=None", "d=0.5", "e=[1, 2]", "f={\"g\": 1}",
+                              "h=fast", "i=\"7\"", "j=true", "k=x=y", "p=1",      "p=-2"};
+  const TaskConfig task = TaskConfigFromArguments(flags, ArgumentNames::kFlag, "command line");
+  const nlohmann::json expected = {{"a", true},   {"b", false},      {"c", nullptr}, {"d", 0.5},
+                                   {"e", {1, 2}}, {"f", {{"g", 1}}}, {"h", "fast"},  {"i", "7"},
+                                   {"j", true},   {"k", "x=y"},      {"p", -2}};  // the later one
+  EXPECT_EQ(task.policy_options, expected);
+  auto refused = [&](const char* item) {
+    nlohmann::json bad = flags;
+    bad["--policy-option"] = {item};
+    const InputError error = Error(bad, ArgumentNames::kFlag);
+    EXPECT_EQ(error.field(), "--policy-option") << item;
+    return std::string(error.what());
+  };
+  EXPECT_NE(refused("l=[True, 1]").find("inside a list or object write true, false and null"),
+            std::string::npos);
+  EXPECT_NE(refused("m={'a': 1}").find("JSON strings use double quotes"), std::string::npos);
+  EXPECT_NE(refused("n=1.2.3").find("quote a string that starts like a number: n='\"1.2.3\"'"),
+            std::string::npos);
+  EXPECT_NE(refused("novalue").find("expected key=value, got 'novalue'"), std::string::npos);
+  EXPECT_NE(refused("=1").find("expected key=value"), std::string::npos);
 }
 
 /// The docs name every field where users look for it: a sweep key in docs/sweeps.md, a keyword

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "adaptsim/catalogue_file.hpp"
+#include "adaptsim/cluster_throughputs.hpp"
 #include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/throughput_fit.hpp"
@@ -53,9 +54,15 @@ class CatalogueThroughput final : public ThroughputSource {
 };
 
 /// A throughput source named by `spec`: a path ending in ".toml" is a catalogue file, any other
-/// path a Shockwave/Gavel throughputs JSON (v100, isolated entries). Throws InputError on a bad
-/// or missing file. This is what a task's `throughputs` names (RunTask).
-std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec);
+/// path a Shockwave/Gavel throughputs JSON (isolated entries of `gpu_type`). A catalogue holds
+/// one GPU type, its `name`; asking it for another type is an InputError naming both. Throws
+/// InputError on a bad or missing file or a type the file does not hold. This is what a task's
+/// `throughputs` names (RunTask).
+std::unique_ptr<ThroughputSource> LoadThroughputSource(
+    const std::string& spec, const std::string& gpu_type = Cluster::kDefaultGpuType);
+
+/// The sources of every GPU type of `cluster` from one `spec` (LoadThroughputSource per type).
+ClusterThroughputs LoadClusterThroughputs(const std::string& spec, const Cluster& cluster);
 
 /// Options of FitCatalogueFromTable / FitCatalogueFromPolluxTraces.
 struct CatalogueFitOptions {

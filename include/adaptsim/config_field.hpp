@@ -9,7 +9,7 @@
 // (adaptsim/result_fields.hpp) drive the results file.
 //
 // This header holds the declaration vocabulary and the conversions of a field's value to and from
-// JSON for the plain member types (int, int64, uint64, double, string, enumerations with a
+// JSON for the plain member types (bool, int, int64, uint64, double, string, enumerations with a
 // `EnumChoices` list, WrittenNumber and std::optional of those); a stage with a field of another
 // type adds ReadFieldJson / WriteFieldJson overloads for it.
 #pragma once
@@ -126,6 +126,13 @@ struct ConfigField {
   /// A content-hash field that, when set, replaces this one in the task id (a path: the same
   /// bytes have the same id wherever they live).
   std::string_view identified_by = {};
+  /// The key of an earlier field of the same list: this field is written exactly when that one is
+  /// (a production log's sample_start_hour and sample_hours, with sample_jobs); "" = on its own.
+  std::string_view written_with = {};
+  /// The key of a required field that this one may be given in place of, and then determines
+  /// (`cluster` for `num_gpus`: a cluster of GPU types gives its GPU count). A sweep, `adaptsim
+  /// run` and `adaptsim.run` need one of the two and refuse both.
+  std::string_view instead_of = {};
 };
 
 /// The field's sweep key, flag or keyword; "" when it has none.
@@ -272,6 +279,12 @@ inline void ReadFieldJson(const ConfigField& /*field*/, const nlohmann::json& va
                           const std::string& label) {
   if (!value.is_string()) field_detail::WrongType(value, "a string", context, label);
   member = value.get<std::string>();
+}
+
+inline void ReadFieldJson(const ConfigField& /*field*/, const nlohmann::json& value, bool& member,
+                          const std::string& context, const std::string& label) {
+  if (!value.is_boolean()) field_detail::WrongType(value, "true or false", context, label);
+  member = value.get<bool>();
 }
 
 template <ChoiceEnum E>

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "adaptsim/cluster_throughputs.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/trace.hpp"
 
@@ -22,8 +23,13 @@ namespace adaptsim {
 
 class InputCache {
  public:
-  /// models::LoadThroughputSource(path), parsed once per stamp. Throws what it throws.
-  std::shared_ptr<const ThroughputSource> Throughputs(const std::string& path);
+  /// models::LoadThroughputSource(path, gpu_type), parsed once per stamp and type. Throws what it
+  /// throws.
+  std::shared_ptr<const ThroughputSource> Throughputs(
+      const std::string& path, const std::string& gpu_type = Cluster::kDefaultGpuType);
+  /// The sources of every GPU type of `cluster` (models::LoadClusterThroughputs), each through
+  /// Throughputs(path, type).
+  ClusterThroughputs Throughputs(const std::string& path, const Cluster& cluster);
   /// ReadTrace(path), parsed once per stamp. Throws what it throws.
   Trace ReadTrace(const std::string& path);
 
@@ -40,12 +46,14 @@ class InputCache {
   };
   static std::optional<Stamp> StampOf(const std::string& path);
 
+  /// The entry of `key` (default: the path) for the file `path`.
   template <typename Value, typename Load>
   Value Lookup(std::map<std::string, std::pair<Stamp, Value>>& entries, const std::string& path,
-               Load load);
+               Load load, const std::string& key = {});
 
   /// Entries kept per kind; beyond it the oldest path is dropped (sweeps name a few files).
   static constexpr std::size_t kMaxEntries = 16;
+  /// Keyed by the path, followed by "\n" and the GPU type for a type other than the default.
   std::map<std::string, std::pair<Stamp, std::shared_ptr<const ThroughputSource>>> throughputs_;
   std::map<std::string, std::pair<Stamp, std::shared_ptr<const Trace>>> traces_;
   std::size_t parsed_ = 0;

@@ -18,7 +18,9 @@ namespace adaptsim {
 class PolluxApplication;
 struct PolluxJobSpec;
 
-/// One active job as the policy sees it. Pointers stay valid for the whole simulation.
+/// One active job as the policy sees it. Pointers stay valid for the whole simulation. The fields
+/// of this view and of IntervalClusterView, with units, are declared once in
+/// adaptsim/view_fields.hpp.
 struct IntervalJobView {
   int index = 0;                        ///< position in the workload (job id)
   const PolluxJobSpec* spec = nullptr;  ///< name, submission time, CSV replicas and batch size
@@ -46,7 +48,8 @@ struct IntervalClusterView {
 };
 
 /// Next allocation: job index -> node id per replica. Jobs not listed get nothing. The engine
-/// checks that no node is over-subscribed (a policy bug, not bad input).
+/// refuses an allocation of a job that is not active, a node id outside [0, num_nodes) and a node
+/// over its GPUs (PolicyError naming the job, the node and the time).
 struct IntervalDecision {
   std::map<int, std::vector<int>> allocations;
 };

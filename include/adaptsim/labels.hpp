@@ -38,24 +38,36 @@ struct OptionLook {
   std::string axis;  ///< the planning-window axis label ("" = the option's name)
 };
 
-/// A summary metric of the comparison tables and figures (a SummaryMetrics field).
+/// A summary metric of the comparison tables and figures (a SummaryMetrics field), or a quantity
+/// one figure derives from them (`derived` holds its definition; [[figure_metric]] only).
 struct MetricLook {
-  std::string name;    ///< "makespan_s"
-  std::string title;   ///< panel title: "Makespan"
-  std::string axis;    ///< axis label: "makespan (h)"
-  std::string text;    ///< inside a sentence or a report row: "makespan"
-  bool hours = false;  ///< a value in seconds drawn in hours
+  std::string name;     ///< "makespan_s"
+  std::string title;    ///< panel title: "Makespan"
+  std::string axis;     ///< axis label: "makespan (h)"
+  std::string text;     ///< inside a sentence or a report row: "makespan"
+  bool hours = false;   ///< a value in seconds drawn in hours
+  std::string derived;  ///< "" for a summary metric, else how it is computed from them
 };
 
 /// What every table and figure shows, parsed from labels text (ParseLabels).
+/// What a scenario label needs of a task: its job count, GPUs and the stem of its trace's file.
+struct ScenarioOf {
+  long long num_jobs = 0;
+  long long num_gpus = 0;
+  std::string trace_stem;
+};
+
 struct Labels {
   std::vector<PolicyLook> policies;  ///< legend order
   PolicyLook unlisted;               ///< the look (colour, marker) of a policy listed nowhere
   std::map<std::string, OptionLook> options;
   std::string scenario;             ///< "{jobs} jobs · {gpus} GPUs"
   std::vector<MetricLook> metrics;  ///< panel order
-  std::string rho_column;           ///< the per-job ρ of the ρ CDF: a JobResult field, "ftf_rho"
-  std::string rho_axis;             ///< its axis label
+  /// Quantities only some figures show (the Pollux fairness-knob figure), labels.toml's
+  /// [[figure_metric]]: summary metrics beyond `metrics`, or quantities derived from them.
+  std::vector<MetricLook> figure_metrics;
+  std::string rho_column;  ///< the per-job ρ of the ρ CDF: a JobResult field, "ftf_rho"
+  std::string rho_axis;    ///< its axis label
 
   /// The display name of a registry name (min_total_duration -> OSSP); unknown names unchanged.
   std::string DisplayName(const std::string& policy) const;
@@ -74,6 +86,11 @@ struct Labels {
   std::string OptionAxis(const std::string& option) const;
   /// "120 jobs · 32 GPUs".
   std::string ScenarioLabel(long long num_jobs, long long num_gpus) const;
+  /// ScenarioLabel of every task, with the first 12 characters of the trace's stem appended
+  /// ("120 jobs · 32 GPUs · 120_0.2_5_10") when tasks of different traces would share a label. A
+  /// task without a job count (num_jobs 0: a failed task) counts the jobs of another task of its
+  /// trace, or is labelled by its trace's stem.
+  std::vector<std::string> ScenarioLabels(const std::vector<ScenarioOf>& tasks) const;
   /// The display name of `policy`, plus " (" the labels of its options named in `varied` but
   /// not in `skip`, comma-separated ")": "Shockwave (window 40 min, k 0.001)".
   std::string PolicyLabel(const std::string& policy, const nlohmann::json& options,

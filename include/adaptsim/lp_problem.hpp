@@ -56,12 +56,26 @@ struct LpProblem {
 /// vertex.
 enum class LpMethod { kDualSimplex, kPrimalSimplex, kBarrierNoCrossover };
 
+/// A simplex basis: one status per column and per row, CLP's codes (0 free, 1 basic, 2 at upper
+/// bound, 3 at lower bound, 4 superbasic, 5 fixed). A warm start need not be a valid basis: the
+/// solver repairs a wrong count of basic variables.
+struct LpBasis {
+  std::vector<int> column_status;
+  std::vector<int> row_status;
+  bool empty() const { return column_status.empty(); }
+};
+
 /// Solver limits: iterations only, never wall-clock (results must be reproducible).
 struct LpOptions {
   LpMethod method = LpMethod::kDualSimplex;
   bool presolve = false;           ///< docs/policies.md §6.7 uses presolve off
   int max_iterations = 100000;     ///< simplex pivots or barrier iterations; > 0
   double primal_tolerance = 1e-9;  ///< feasibility tolerance (CLP's default is 1e-7); > 0
+  /// Geometric scaling of the matrix instead of CLP's automatic choice.
+  bool geometric_scaling = false;
+  /// Simplex methods: start from this basis (num_cols and num_rows statuses) instead of the
+  /// slack basis; ignored when its shape differs or for the barrier. Not owned.
+  const LpBasis* warm_start = nullptr;
 
   /// Throws InputError(field=...) when a value is out of range.
   void Validate() const;
@@ -73,6 +87,11 @@ std::string ToString(LpStatus status);
 struct LpSolution {
   LpStatus status = LpStatus::kError;
   std::vector<double> x;  ///< num_cols values (empty unless a point was produced)
+  /// num_rows dual values (the objective's sensitivity to each row's active bound, in the
+  /// problem's own sense), alongside x; empty without a point. Barrier without crossover: the
+  /// final interior estimate.
+  std::vector<double> row_duals;
+  LpBasis basis;  ///< the final basis of a simplex method (with x), for a later warm start
   double objective = 0.0;
   int iterations = 0;
 };

@@ -19,6 +19,19 @@ double StaticFtfRho(double jct_s, double exclusive_time_s, int num_trace_jobs, i
 double ThemisFtfRho(double jct_s, double exclusive_time_s, const JobStay& stay,
                     const std::vector<RoundResult>& rounds, int num_gpus);
 
+/// Sia's type-weighted finish-time fairness (Sia, SOSP'23 §3 Eq. 3: ρ_j = Σ_g P(g) · JCT_j /
+/// T_g,j with P(g) = N_g / N) for the round engine: ρ_j = round(Σ_{g∈R_j} C_g ρ_j,g / Σ_{g∈R_j}
+/// C_g, 5), ρ_j,g = JCT_j / (T_excl,j,g · max(1, N_trace / G)), where T_excl,j,g is the job's
+/// exclusive time on type g (ExclusiveTimeOn; `exclusive_time_by_type_s[g]`, worker-id order as
+/// `gpu_types`) and R_j the types it can run on (T_excl > 0; weights renormalised over them). On a
+/// cluster of the reference type alone it is the static ρ. Unlike Sia's own code
+/// (`siasosp23/artifacts@aaf7a0d:sia-simulator/ftf_simulator.py:559-570`, which averages T weighted
+/// by N_g and divides JCT by that), the paper's form weights ρ (docs/mechanism.md §12.9). 0 when
+/// the job can run on no type.
+double TypeWeightedFtfRho(double jct_s, const std::vector<double>& exclusive_time_by_type_s,
+                          const std::vector<GpuTypeResult>& gpu_types, int num_trace_jobs,
+                          int num_gpus);
+
 /// The ρ metrics of `rhos` (every departed job's static ρ) into `summary`: worst_ftf_rho = max ρ
 /// (kept when larger already), mean_ftf_rho, and unfair_fraction_1_05 / _1_10 = the share of
 /// jobs with ρ > 1.05 / 1.1 (`scheduler/reproduce/aggregate_result.py:24, 41-47`, docs/mechanism.md
@@ -28,8 +41,10 @@ void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summar
 
 /// Everything ComputeMetrics derives from a finished run: per-job ρ (trace order) and the summary.
 struct RunMetrics {
-  std::vector<double> ftf_rho;         ///< static ρ; 0 for a job that never left
-  std::vector<double> ftf_rho_themis;  ///< Themis-style ρ; 0 when no stay was recorded
+  std::vector<double> ftf_rho;                ///< static ρ; 0 for a job that never left
+  std::vector<double> ftf_rho_themis;         ///< Themis-style ρ; 0 when no stay was recorded
+  std::vector<double> ftf_rho_type_weighted;  ///< TypeWeightedFtfRho; 0 for a job that never left
+  std::vector<GpuTypeResult> gpu_types;       ///< SimulationResult::gpu_types, derived fields set
   SummaryMetrics summary;
 };
 
@@ -39,8 +54,9 @@ struct RunMetrics {
 /// (docs/mechanism.md §10). Units: seconds; fractions in [0, 1]. Pure: no state, no I/O.
 RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus);
 
-/// Stores DeriveMetrics(result, num_gpus) into `result.jobs[*].ftf_rho`, `ftf_rho_themis` and
-/// `result.summary`. Called once per task (RunTask), after the engine has run.
+/// Stores DeriveMetrics(result, num_gpus) into `result.jobs[*].ftf_rho`, `ftf_rho_themis`,
+/// `ftf_rho_type_weighted`, `result.gpu_types` and `result.summary`. Called once per task
+/// (RunTask), after the engine has run.
 void ComputeMetrics(SimulationResult& result, int num_gpus);
 
 /// Percentile with linear interpolation between order statistics (numpy's default); q in [0, 100].

@@ -18,10 +18,15 @@
 
 namespace adaptsim {
 
-/// x_i ∈ [0, 1] per job id: fraction of wall-clock time job i should run (one worker type).
-/// Jobs absent from the map have no allocation (priority 0).
+/// x_i ∈ [0, 1] per job id: fraction of wall-clock time job i should run. Jobs absent from the
+/// allocation have none (priority 0 on every type; docs/mechanism.md §7.7 quirk Q1).
+///  * time_fraction: one GPU type (a homogeneous cluster);
+///  * time_fraction_by_type: x_ik per GPU type k of ClusterState::cluster (vector index = type
+///    index, one entry per type), the reference's `{job: {worker_type: x}}`. When non-empty it is
+///    used and time_fraction is ignored. A policy must fill it on a cluster of several types.
 struct Allocation {
   std::map<JobId, double> time_fraction;
+  std::map<JobId, std::vector<double>> time_fraction_by_type;
 };
 
 /// How the Gavel mechanism treats the policy's allocation (docs/mechanism.md §7.7), declared by the
@@ -29,8 +34,16 @@ struct Allocation {
 struct AllocationPolicyTraits {
   /// FIFO: jobs with priority ≤ 0 are never selected (`scheduler.py:1228-1236`).
   bool skip_nonpositive_priority = false;
-  /// isolated_plus: stop at the first job that does not fit instead of back-filling (`:1253-1259`).
+  /// isolated_plus: stop at the first job that does not fit instead of back-filling (`:1253-1259`);
+  /// on several GPU types this ends the selection on every remaining type of the round.
   bool stop_at_first_misfit = false;
+  /// The policy fills Allocation::time_fraction_by_type and may run on a cluster of several GPU
+  /// types (docs/mechanism.md §12); the others are refused there with an InputError.
+  bool several_gpu_types = false;
+  /// Shuffle the per-round GPU-type order with CPython's random.Random(seed + 5), as the reference
+  /// does for every policy whose name contains neither "Perf" nor "Packing" (`:1288-1301`);
+  /// false: the fixed order v100, p100, k80 (reverse name order). No effect on one type.
+  bool shuffle_gpu_type_order = false;
 };
 
 /// A Gavel-style policy. Called only when the mechanism re-solves (after an arrival, completion or
@@ -48,11 +61,18 @@ class AllocationPolicy {
 struct PlannedJob {
   JobId id = 0;
   std::vector<int> worker_ids;
+  /// With empty worker_ids: the GPU type (index into ClusterState::cluster) to place the job on;
+  /// -1 = the only type of a homogeneous cluster. Ignored when worker_ids are given (their type).
+  int gpu_type = -1;
 };
 
-/// The jobs to run in one round. Their total scale factor must not exceed the cluster.
+/// The jobs to run in one round. Their total scale factor must not exceed the cluster (per type).
 struct RoundPlan {
   std::vector<PlannedJob> jobs;
+  /// The order in which the engine places the types' jobs (docs/mechanism.md §12.4): type
+  /// indices, each at most once; empty = worker-id order. It decides the order of the placed
+  /// jobs in the round's record, never which workers a job gets.
+  std::vector<int> gpu_type_order;
 };
 
 /// What the engine reports when a micro-task (one job's round) ends: the values it computed, so
@@ -63,6 +83,7 @@ struct MicroTaskOutcome {
   double execution_time_s = 0.0;  ///< execution time, restart overhead excluded
   bool restarted = false;         ///< charged the restart overhead
   bool succeeded = true;          ///< false on the zero-step failure path
+  int gpu_type = 0;               ///< type index of the GPUs it ran on (ClusterState::cluster)
 };
 
 /// What the engine drives each round. Event hooks are called in the engine's order: completions of
@@ -84,6 +105,9 @@ class RoundScheduler {
   /// (e.g. solver limits hit, fallbacks used); empty when there is nothing to report. The engine
   /// appends it to SimulationResult::message, which the results file stores with the status.
   virtual std::string Diagnostics() const { return {}; }
+  /// Whether the scheduler can run on a cluster of several GPU types (it then plans each job's
+  /// type, PlannedJob::gpu_type, or its workers). The engine refuses the others there.
+  virtual bool SupportsSeveralGpuTypes() const { return false; }
 };
 
 }  // namespace adaptsim

@@ -43,6 +43,11 @@ struct PolicyInfo {
   /// MakePolicy, and docs/policies.md §11 is tested against it. Empty for a scheme policy (its
   /// options are its own).
   std::vector<PolicyOption> options = {};
+  /// Whether the policy draws random numbers from the task's seed (pollux's genetic algorithm):
+  /// true exactly when its `build` takes the seed (Declared). The engines draw none, so on a
+  /// fixed trace the other policies give the same result for every seed (docs/sweeps.md §1); a
+  /// Python policy is not given the seed (docs/python.md §4).
+  bool uses_seed = false;
 };
 
 /// Builds a policy from its JSON options (whose keys MakePolicy has checked against
@@ -62,16 +67,18 @@ struct PolicyEntry {
 /// it to `build` — `build(O)`, or `build(O, seed)` for a policy with random streams.
 template <typename O, typename Build>
 PolicyEntry Declared(std::string name, std::string description, EngineKind engine, Build build) {
+  constexpr bool kUsesSeed = std::is_invocable_v<Build, O, std::uint64_t>;
   PolicyMaker make = [name, build](const nlohmann::json& json, const std::string& context,
                                    std::uint64_t seed) {
     O parsed = ParseOptions<O>(json, {context, name});
-    if constexpr (std::is_invocable_v<Build, O, std::uint64_t>) {
+    if constexpr (kUsesSeed) {
       return build(std::move(parsed), seed);
     } else {
       return build(std::move(parsed));
     }
   };
-  return {{std::move(name), std::move(description), engine, DescribeOptions<O>()}, std::move(make)};
+  return {{std::move(name), std::move(description), engine, DescribeOptions<O>(), kUsesSeed},
+          std::move(make)};
 }
 
 /// `build` for a policy P of interface I (AllocationPolicy, RoundScheduler or IntervalPolicy)

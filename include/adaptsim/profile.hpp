@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,15 @@ inline constexpr double kMaxProfileEpochs = 1e6;
 /// has no throughput.
 JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
                         const std::string& trace_path);
+
+/// The exclusive time of `job`'s batch-size pattern `profile.bs_every_epoch` under another
+/// throughput table (a GPU type other than the one `profile` was built on): Σ_e (D / bs_e) /
+/// thr(bs_e, sf), summed epoch by epoch as BuildProfile sums T_excl, so that the table `profile`
+/// was built on gives exactly `profile.exclusive_time_s`. nullopt when a batch size of the pattern
+/// has no positive throughput there (the job cannot run on that type, e.g. ResNet-50 at batch size
+/// 128 on K80). The per-type isolated time of the type-weighted ρ (docs/mechanism.md §12.9).
+std::optional<double> ExclusiveTimeOn(const JobSpec& job, const JobProfile& profile,
+                                      const ThroughputSource& throughputs);
 
 /// Accordion profile pattern (§3.2, `utils.py:741-798`): length `num_epochs`.
 std::vector<int> AccordionProfilePattern(std::string_view model, int initial_batch_size,

@@ -7,6 +7,9 @@
 //    jobs);
 //  * a class with optimize(cluster) -> {job id: [node id, ...]} is an IntervalPolicy (the Pollux
 //    family's interval engine); the interval engine's own option keys are not passed to it.
+// A Python exception in any of these methods, a return value of the wrong type, and a class with
+// more than one of the three decision methods are PolicyErrors (adaptsim/error.hpp) naming the
+// policy, the method and the round; what the engines cannot honour is refused by the engines.
 // The embedding program (the command line) needs an interpreter; the scheme starts one on first
 // use when none runs (inside the `adaptsim` Python module one already does).
 #pragma once
@@ -18,14 +21,6 @@
 #include "adaptsim/error.hpp"
 
 namespace adaptsim {
-
-/// A Python exception raised by a policy (while importing, constructing or deciding). what()
-/// reads "POLICY:0: field 'METHOD': Python exception:\n<traceback>"; a sweep records it as the
-/// failed task's message.
-class PythonPolicyError : public InputError {
- public:
-  using InputError::InputError;
-};
 
 /// Registers the "py" scheme (RegisterPolicyScheme). Idempotent.
 void RegisterPythonPolicies();

@@ -1,5 +1,5 @@
-// `adaptsim reproduce shockwave|pollux`: the sweeps of a paper's evaluation, run one after the
-// other on one MPI job, then its figures and the reproduction report (docs/reproduction.md).
+// `adaptsim reproduce shockwave|pollux|gavel`: the sweeps of a paper's evaluation, run one after
+// the other on one MPI job, then its figures and the reproduction report (docs/reproduction.md).
 #pragma once
 
 #include <string>
@@ -19,14 +19,14 @@ struct ReproductionSweep {
   bool optional = false;
 };
 
-/// The papers `adaptsim reproduce` knows, in `--help` order: "shockwave", "pollux".
+/// The papers `adaptsim reproduce` knows, in `--help` order: "shockwave", "pollux", "gavel".
 const std::vector<std::string>& ReproduciblePapers();
 
 /// The sweeps of `paper` in run order. Throws InputError for an unknown paper.
 const std::vector<ReproductionSweep>& ReproductionSweeps(const std::string& paper);
 
 struct ReproduceOptions {
-  std::string paper;                        ///< "shockwave" or "pollux"
+  std::string paper;                        ///< "shockwave", "pollux" or "gavel"
   std::string out_dir;                      ///< results, figures, reproduction.md
   std::string experiments_dir;              ///< the sweep spec files
   std::string paper_numbers;                ///< "" = <experiments_dir>/paper_numbers.toml

@@ -60,6 +60,10 @@ struct JobResult {
   int restarts = 0;
   JobOutcome outcome = JobOutcome::kUnfinished;
   JobExtras extras;  ///< the alternative of the engine that ran the job
+  /// Sia's type-weighted ρ: ρ_g of every GPU type g the job can run on, weighted by C_g (SOSP'23
+  /// Eq. 3; docs/mechanism.md §12.9), from ComputeMetrics; equals ftf_rho on a cluster of the
+  /// reference type alone. (Last member, so that aggregate initialisers stay valid.)
+  double ftf_rho_type_weighted = 0.0;
 };
 
 /// One scheduling iteration r: dispatched at start_s; its micro-tasks ended by end_s.
@@ -82,6 +86,17 @@ struct ThroughputSample {
   int batch_size = 0;
 };
 
+/// What a run did on one GPU type of its cluster (docs/mechanism.md §12.9). The engine records the
+/// type and its GPU count; ComputeMetrics derives the rest.
+struct GpuTypeResult {
+  std::string gpu_type;         ///< type name (Cluster::name), rows in worker-id order
+  int gpus = 0;                 ///< C_g
+  double utilization = 0.0;     ///< mean over the type's GPUs of round(busy / makespan, 5)
+  double busy_gpu_hours = 0.0;  ///< Σ over the type's GPUs of busy time / 3600 s
+  /// Mean over the departed jobs that can run on the type of ρ_g = JCT / (T_excl,g · max(1, N/G))
+  double mean_ftf_rho = 0.0;
+};
+
 /// Summary metrics (docs/mechanism.md §10), derived by ComputeMetrics. Fractions are in [0, 1].
 struct SummaryMetrics {
   double makespan_s = 0.0;
@@ -100,6 +115,8 @@ struct SummaryMetrics {
   int num_jobs = 0;
   int num_deadline_completions = 0;
   int num_failed_jobs = 0;
+  double mean_ftf_rho_type_weighted = 0.0;   ///< mean of JobResult::ftf_rho_type_weighted
+  double worst_ftf_rho_type_weighted = 0.0;  ///< max of JobResult::ftf_rho_type_weighted
 };
 
 /// The rounds a job spent in the cluster under the round engine: the indices [admitted_round,
@@ -128,6 +145,15 @@ struct SimulationResult {
   /// Round engine: per job (trace order) its stay; empty when the engine has no rounds of the
   /// reference's kind (interval engine), in which case no Themis-style ρ is derived.
   std::vector<JobStay> round_stays;
+  /// Round engine: per job (trace order), its exclusive time T_excl,g on every GPU type g of the
+  /// cluster (worker-id order), 0 where the job cannot run (ExclusiveTimeOn); an input of
+  /// ComputeMetrics for the type-weighted ρ, neither stored nor sent. Empty: one type, whose
+  /// T_excl is JobResult::exclusive_time_s (interval engine).
+  std::vector<std::vector<double>> exclusive_time_by_type_s;
+  /// Per GPU type of the cluster (worker-id order): the engine sets gpu_type and gpus, and the
+  /// type's workers are the next `gpus` entries of gpu_busy_time_s; ComputeMetrics the rest.
+  /// Empty for an engine without named GPU types (interval engine).
+  std::vector<GpuTypeResult> gpu_types;
   SummaryMetrics summary;  ///< derived by ComputeMetrics
   std::map<std::string, double> policy_statistics;
   /// Counts about the task's input: for a production log how its rows were selected, skipped and

@@ -9,11 +9,13 @@
 //
 // Units vocabulary (docs/results-format.md): "s" seconds of simulated time (wall_time_s: wall
 // clock), "1" dimensionless ratio, "percent", "count", "id", "gpus", "samples" (batch size in
-// samples per iteration), "steps/s" iterations per second, "" text or enumeration.
+// samples per iteration), "steps/s" iterations per second, "GPU-h" GPU-hours, "" text or
+// enumeration.
 #pragma once
 
 #include <concepts>
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -33,6 +35,8 @@ void VisitMetricFields(M& m, V&& visit) {
   visit("worst_ftf_rho", "1", m.worst_ftf_rho);
   visit("unfair_fraction_1_05", "1", m.unfair_fraction_1_05);
   visit("unfair_fraction_1_10", "1", m.unfair_fraction_1_10);
+  visit("mean_ftf_rho_type_weighted", "1", m.mean_ftf_rho_type_weighted);
+  visit("worst_ftf_rho_type_weighted", "1", m.worst_ftf_rho_type_weighted);
   visit("utilization", "1", m.utilization);
   visit("lease_extension_percent", "percent", m.lease_extension_percent);
   visit("restarts_per_job", "1", m.restarts_per_job);
@@ -40,6 +44,18 @@ void VisitMetricFields(M& m, V&& visit) {
   visit("num_jobs", "count", m.num_jobs);
   visit("num_deadline_completions", "count", m.num_deadline_completions);
   visit("num_failed_jobs", "count", m.num_failed_jobs);
+}
+
+/// The summary of a failed task, whose metrics are absent (docs/results-format.md): every
+/// floating-point metric NaN (missing to pandas, h5py and the readers), every count 0.
+inline SummaryMetrics AbsentMetrics() {
+  SummaryMetrics metrics;
+  VisitMetricFields(metrics, [](const char*, const char*, auto& field) {
+    if constexpr (std::is_floating_point_v<std::remove_reference_t<decltype(field)>>) {
+      field = std::numeric_limits<double>::quiet_NaN();
+    }
+  });
+  return metrics;
 }
 
 /// The engine-neutral fields of a job (JobResult without `extras`).
@@ -55,6 +71,7 @@ void VisitJobFields(R& job, V&& visit) {
   visit("jct_s", "s", job.jct_s);
   visit("ftf_rho", "1", job.ftf_rho);
   visit("ftf_rho_themis", "1", job.ftf_rho_themis);
+  visit("ftf_rho_type_weighted", "1", job.ftf_rho_type_weighted);
   visit("exclusive_time_s", "s", job.exclusive_time_s);
   visit("restarts", "count", job.restarts);
   visit("outcome", "", job.outcome);
@@ -112,6 +129,16 @@ void VisitRoundFields(R& round, V&& visit) {
   visit("end_s", "s", round.end_s);
   visit("busy_gpus", "gpus", round.busy_gpus);
   visit("active_jobs", "count", round.active_jobs);
+}
+
+/// The fields of a run's row per GPU type (docs/mechanism.md §12.9).
+template <typename R, typename V>
+void VisitGpuTypeFields(R& type, V&& visit) {
+  visit("gpu_type", "", type.gpu_type);
+  visit("gpus", "gpus", type.gpus);
+  visit("utilization", "1", type.utilization);
+  visit("busy_gpu_hours", "GPU-h", type.busy_gpu_hours);
+  visit("mean_ftf_rho", "1", type.mean_ftf_rho);
 }
 
 template <typename R, typename V>

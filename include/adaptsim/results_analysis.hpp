@@ -81,6 +81,27 @@ struct AnalysedTask {
   std::string window_row;          ///< its panel row of the window table ("" when not in it)
 };
 
+/// Calls `visit(name, field)` for every field of an AnalysedTask, in declaration order: the one
+/// list the analysis JSON's "tasks" entries are written from (docs/analysis.md).
+template <typename T, typename V>
+void VisitAnalysedTaskFields(T& task, V&& visit) {
+  visit("file", task.file);
+  visit("task_id", task.task_id);
+  visit("task_index", task.task_index);
+  visit("policy", task.policy);
+  visit("display", task.display);
+  visit("label", task.label);
+  visit("scenario", task.scenario);
+  visit("trace", task.trace);
+  visit("num_jobs", task.num_jobs);
+  visit("num_gpus", task.num_gpus);
+  visit("seed", task.seed);
+  visit("round_duration_s", task.round_duration_s);
+  visit("options", task.options);
+  visit("window_x", task.window_x);
+  visit("window_row", task.window_row);
+}
+
 /// The pooled per-job ρ of one (scenario, label): the points of a ρ CDF.
 struct RhoValues {
   std::string scenario;

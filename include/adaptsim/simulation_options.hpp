@@ -5,10 +5,12 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "adaptsim/cluster.hpp"
 #include "adaptsim/config_field.hpp"
 #include "adaptsim/error.hpp"
 
@@ -44,7 +46,7 @@ inline IdleRoundStart ParseIdleRoundStart(const std::string& name) {
 /// Knobs of the mechanism; defaults reproduce the shipped reference (`tacc_32gpus`). Declared
 /// field by field in VisitSimulationOptionsFields below.
 struct SimulationOptions {
-  int num_gpus = 32;                 ///< G, one worker type, one GPU per server
+  int num_gpus = 32;                 ///< G, one GPU per server; the cluster's GPU count (all types)
   double round_duration_s = 120.0;   ///< T_r (`--time_per_iteration`)
   double restart_overhead_s = 20.0;  ///< lost progress of a (re)started full round (§5.2)
   double restart_slack_s = 5.0;      ///< overhead only if exec > T_r - slack (Q5)
@@ -54,11 +56,47 @@ struct SimulationOptions {
   /// Round start after an idle gap (Q4); kArrival for logs whose cluster is often idle
   /// (docs/production.md "Mechanism options for logs").
   IdleRoundStart idle_round_start = IdleRoundStart::kReference;
+  /// The GPU types of the cluster and their counts (docs/mechanism.md §12); unset = num_gpus GPUs
+  /// of Cluster::kDefaultGpuType. When set, num_gpus is its GPU count (TakeGpuCountFromCluster).
+  std::optional<Cluster> cluster;
 
+  /// The cluster the round engine runs on: `cluster`, or num_gpus GPUs of the default type.
+  Cluster GpuCluster() const { return cluster ? *cluster : Cluster::Homogeneous(num_gpus); }
+  /// num_gpus = the cluster's GPU count when `cluster` is set (a task that gives the cluster gives
+  /// no num_gpus: ConfigField::instead_of); the default type alone is no cluster (num_gpus GPUs
+  /// of it), so `cluster` is then reset.
+  void TakeGpuCountFromCluster() {
+    if (cluster) num_gpus = cluster->num_gpus();
+    if (!NamesGpuTypes()) cluster.reset();
+  }
+  /// Whether `cluster` says more than num_gpus: several GPU types, or one other than the default.
+  bool NamesGpuTypes() const { return NamesGpuTypes(cluster); }
+  static bool NamesGpuTypes(const std::optional<Cluster>& cluster) {
+    return cluster && !(cluster->homogeneous() && cluster->name(0) == Cluster::kDefaultGpuType);
+  }
   /// Throws InputError("simulation options", 0, field, ...) when a value is outside its declared
-  /// range, or restart_overhead_s >= round_duration_s.
+  /// range, restart_overhead_s >= round_duration_s, or num_gpus is not the cluster's GPU count.
   void Validate() const;
 };
+
+/// A cluster field's value: the text Cluster::Parse reads ("v100=16,p100=8,k80=8", the
+/// reference's "16:8:8" or "N"); throws InputError(context, 0, label, ...) naming the bad part.
+inline void ReadFieldJson(const ConfigField& /*field*/, const nlohmann::json& value,
+                          Cluster& member, const std::string& context, const std::string& label) {
+  if (!value.is_string()) {
+    throw InputError(context, 0, label,
+                     "expected a string such as \"v100=16,p100=8,k80=8\", got " + value.dump());
+  }
+  member = Cluster::Parse(value.get<std::string>(), context, 0, label);
+}
+
+/// The canonical text (Cluster::ToString: types in worker-id order, "k80=8,p100=8,v100=16"). A
+/// cluster of the default type alone is written as no cluster (null): it is num_gpus GPUs of
+/// that type, and keeps the task id of a task that gives num_gpus.
+inline nlohmann::json WriteFieldJson(const std::optional<Cluster>& member) {
+  if (!SimulationOptions::NamesGpuTypes(member)) return nullptr;
+  return member->ToString();
+}
 
 /// The field list of SimulationOptions, in sweep-expansion order. Every task carries these fields
 /// (the interval engine reads num_gpus only; its tasks' ids have always included the rest).
@@ -66,12 +104,21 @@ template <typename O, typename V>
 void VisitSimulationOptionsFields(O& options, V&& visit) {
   visit(ConfigField{.key = "num_gpus",
                     .unit = "gpus",
-                    .doc = "G, GPUs in the cluster (one GPU type)",
+                    .doc = "G, GPUs in the cluster (of one type, v100, unless cluster names the "
+                           "types)",
                     .range = WholeWithin(1, 1 << 20),
                     .flag = "--gpus",
                     .kwarg = "gpus",
                     .required = true},
         options.num_gpus);
+  visit(ConfigField{.key = "cluster",
+                    .unit = "",
+                    .doc = "GPU types and counts instead of num_gpus, e.g. v100=16,p100=8,k80=8 or "
+                           "the reference's V100:P100:K80 counts 16:8:8 (docs/mechanism.md §12); "
+                           "unset = num_gpus GPUs of one type (v100)",
+                    .encoding = Encoding::kWhenSet,
+                    .instead_of = "num_gpus"},
+        options.cluster);
   visit(ConfigField{.key = "round_duration_s",
                     .unit = "s",
                     .doc = "T_r, the round length (the reference's --time_per_iteration)",
@@ -121,6 +168,11 @@ inline void SimulationOptions::Validate() const {
   });
   if (restart_overhead_s >= round_duration_s) {
     throw InputError(context, 0, "restart_overhead_s", "must be below round_duration_s");
+  }
+  if (cluster && cluster->num_gpus() != num_gpus) {
+    throw InputError(context, 0, "cluster",
+                     "has " + std::to_string(cluster->num_gpus()) + " GPUs, but num_gpus is " +
+                         std::to_string(num_gpus) + " (give one of them)");
   }
 }
 

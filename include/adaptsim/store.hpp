@@ -16,11 +16,12 @@
 #include "adaptsim/output_paths.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/result_detail.hpp"
+#include "adaptsim/result_fields.hpp"
 
 namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
-inline constexpr int kResultsSchemaVersion = 3;
+inline constexpr int kResultsSchemaVersion = 4;
 /// The oldest version ReadTask (and so MergeResults) still reads (docs/results-format.md lists
 /// what changed).
 inline constexpr int kOldestReadableSchemaVersion = 2;
@@ -50,6 +51,9 @@ struct TaskKeys {
   std::string trace_path;        ///< trace or workload file
   std::string throughputs_path;  ///< throughputs JSON, catalogue TOML or Pollux profile folder
   int num_gpus = 0;
+  /// The cluster's canonical text (Cluster::ToString: "32" for 32 GPUs of the default type,
+  /// "k80=8,p100=8,v100=16" for a mixed cluster)
+  std::string cluster;
   std::uint64_t seed = 0;
   double round_duration_s = 0.0;
   double deadline_factor = 0.0;
@@ -80,6 +84,8 @@ struct SummaryRow {
   std::string trace;
   std::string throughputs;
   int num_gpus = 0;
+  /// TaskKeys::cluster; read from a file of schema_version < 4 as num_gpus in decimal
+  std::string cluster;
   std::uint64_t seed = 0;
   double round_duration_s = 0.0;
   double deadline_factor = 0.0;
@@ -88,6 +94,30 @@ struct SummaryRow {
   double wall_time_s = 0.0;
   int rank = 0;
 };
+
+/// Calls `visit(name, units, field)` for every column of a /summary row, in file order: the
+/// task's identity and configuration, the summary metrics (VisitMetricFields), the wall time and
+/// the rank. The one list of the columns, which the results file's writer and readers and the
+/// Python module's summary() follow. `R` may be const (writing) or not (reading).
+template <typename R, typename V>
+void VisitSummaryColumns(R& row, V&& visit) {
+  visit("task_id", "", row.task_id);
+  visit("task_index", "id", row.task_index);
+  visit("status", "", row.status);
+  visit("message", "", row.message);
+  visit("policy", "", row.policy);
+  visit("trace", "", row.trace);
+  visit("throughputs", "", row.throughputs);
+  visit("num_gpus", "gpus", row.num_gpus);
+  visit("cluster", "", row.cluster);
+  visit("seed", "id", row.seed);
+  visit("round_duration_s", "s", row.round_duration_s);
+  visit("deadline_factor", "1", row.deadline_factor);
+  visit("policy_options", "", row.policy_options);
+  VisitMetricFields(row.metrics, visit);
+  visit("wall_time_s", "s", row.wall_time_s);
+  visit("rank", "id", row.rank);
+}
 
 /// A task read back from /tasks/<task_id>.
 struct StoredTask {

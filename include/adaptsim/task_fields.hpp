@@ -145,14 +145,19 @@ bool WithTaskField(T& task, std::string_view axis, F&& f) {
 enum class ArgumentNames {
   kKeyword,  ///< Python keywords (KwargName), JSON values; other keys are policy options
   kFlag,     ///< `adaptsim run` flags (FlagName), command-line text (a number is parsed); the
-             ///< flag "--policy-option" holds the policy options as a JSON object
+             ///< flag "--policy-option" holds its KEY=VALUE texts (a JSON array of strings), each
+             ///< VALUE read as JSON with Python's True/False/None as true/false/null
+             ///< (docs/python.md §4)
 };
 
 /// A task from named arguments (the Python `adaptsim.run`, `adaptsim run`, benchmarks): each
 /// argument naming a field sets it (ReadFieldJson; a JSON null = the default); a path field is made
 /// absolute and must exist (a file, or for TextKind::kFileOrFolder a folder). Content hashes are
-/// filled (FillContentHashes). Throws InputError(context, 0, name, ...) for a bad value, a missing
-/// required field (ConfigField::required), an unknown flag, a policy option that is a field written
+/// filled (FillContentHashes); a field given instead of another (ConfigField::instead_of)
+/// determines it (SimulationOptions::TakeGpuCountFromCluster). Throws InputError(context, 0,
+/// name, ...) for a bad value, a missing required field (ConfigField::required) that no other
+/// field was given instead of, a field given together with the one it stands in for, an unknown
+/// flag, a policy option that is a field written
 /// inside the policy options (FieldInPolicyOptions: named by its own flag or keyword), and the
 /// interval engine's options for a policy of the round engine (CheckEngineFields).
 TaskConfig TaskConfigFromArguments(const nlohmann::json& arguments, ArgumentNames names,
@@ -161,6 +166,10 @@ TaskConfig TaskConfigFromArguments(const nlohmann::json& arguments, ArgumentName
 /// Refuses a task that sets a field of the interval engine (Applies::kIntervalEngineOnly) when its
 /// policy runs on the round engine: InputError(context, 0, key, ...).
 void CheckEngineFields(const TaskConfig& task, const std::string& context);
+
+/// The field that may be given in place of the required field `key` (ConfigField::instead_of:
+/// `cluster` for `num_gpus`); nullopt when there is none.
+std::optional<ConfigField> FieldInsteadOf(std::string_view key);
 
 /// The field written inside the policy options under `option` (the interval engine's, which were
 /// policy options once), for messages that point a user from the old spelling to the new one;

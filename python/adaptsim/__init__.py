@@ -9,6 +9,8 @@ A policy may be a registered name (adaptsim.policies()), "py:MODULE:CLASS", or a
 with compute_allocation(state) -> {job id: time fraction in [0, 1]} (run by the Gavel mechanism,
 as the C++ baselines), plan_round(state) -> [job ids] (the jobs to run this round), or
 optimize(cluster) -> {job id: [node id per replica]} (the interval engine of the Pollux family).
+On a cluster of several GPU types (cluster="v100=2,p100=2") a round policy names each job's type:
+{job id: {GPU type: time fraction}}, [(job id, GPU type), ...] (docs/python.md §3).
 """
 
 import json
@@ -53,7 +55,10 @@ class Result:
             active_jobs, running_job_ids: list of job ids in placement order, worker_ids: per
             running job the list of its GPUs, worker id = node · GPUs per node + slot on the
             interval engine).
-        units: column -> units ("s", "count", "steps/s", ...).
+        gpu_types: pandas.DataFrame, one row per GPU type of the cluster in worker-id order
+            (gpu_type, gpus, utilization, busy_gpu_hours, mean_ftf_rho; docs/results-format.md);
+            empty for the interval engine and for results files older than schema version 4.
+        units: column -> units ("s", "count", "steps/s", "GPU-h", ...).
     """
 
     def __init__(self, raw):
@@ -66,6 +71,7 @@ class Result:
         self.policy_statistics = dict(raw["policy_statistics"])
         self.jobs = _frame(raw["jobs"])
         self.rounds = _frame(raw["rounds"])
+        self.gpu_types = _frame(raw["gpu_types"])
         self.units = dict(_core.units())
 
     def __repr__(self):
@@ -83,7 +89,7 @@ def policy_name(policy):
                     f"not {type(policy).__name__}")
 
 
-def run(trace, throughputs, policy, gpus, out=None, **options):
+def run(trace, throughputs, policy, gpus=None, out=None, **options):
     """Runs one simulation and returns its Result.
 
     Args:
@@ -91,7 +97,8 @@ def run(trace, throughputs, policy, gpus, out=None, **options):
         throughputs: path of a throughputs JSON (steps/s per model, batch size, GPUs), a
             catalogue TOML or a Pollux profile folder.
         policy: a registered name (see policies()), "py:MODULE:CLASS", or a Python policy class.
-        gpus: GPUs in the cluster (int > 0).
+        gpus: GPUs in the cluster (int > 0), all of one type (v100); None when `cluster` gives
+            the GPU types instead (e.g. cluster="v100=16,p100=8,k80=8").
         out: when given, the result is also written there as an HDF5 results file, as
             `adaptsim run --out` writes it (replaced atomically; its SHA-256 in OUT.sha256).
         **options: the task configuration's other fields, listed below (None = the default), and
@@ -103,10 +110,12 @@ def run(trace, throughputs, policy, gpus, out=None, **options):
 {config_keywords}
     Raises:
         InputError: bad input (file, line and field in its attributes).
-        PolicyError: a Python policy raised; the message holds the traceback.
+        PolicyError: a decision the engine cannot honour (named: the policy, the method, the
+            round and the numbers), a Python policy's exception (with its traceback) or a
+            class it cannot run (docs/python.md §4).
     """
     arguments = dict(options, trace=os.fspath(trace), throughputs=os.fspath(throughputs),
-                     policy=policy_name(policy), gpus=int(gpus))
+                     policy=policy_name(policy), gpus=None if gpus is None else int(gpus))
     return Result(_core.run(json.dumps(arguments, default=_plain), out or ""))
 
 

@@ -25,6 +25,7 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "adaptsim/trace_generator.hpp"
+#include "adaptsim/view_fields.hpp"
 #include "adaptsim/workload.hpp"
 
 namespace py = pybind11;
@@ -86,6 +87,17 @@ py::dict RoundColumns(const std::vector<RoundResult>& rounds) {
   return columns;
 }
 
+/// {column: [values]} over the GPU types of the cluster (docs/results-format.md, `gpu_types`).
+py::dict GpuTypeColumns(const std::vector<GpuTypeResult>& gpu_types) {
+  py::dict columns;
+  for (const GpuTypeResult& type : gpu_types) {
+    VisitGpuTypeFields(type, [&](const char* name, const char*, const auto& field) {
+      Append(columns, name, FieldObject(field));
+    });
+  }
+  return columns;
+}
+
 /// {column: units} of the job and round fields (the units the result field lists declare).
 py::dict Units() {
   py::dict units;
@@ -101,6 +113,9 @@ py::dict Units() {
   SummaryMetrics metrics;
   VisitMetricFields(metrics,
                     [&](const char* name, const char* unit, const auto&) { units[name] = unit; });
+  GpuTypeResult type;
+  VisitGpuTypeFields(type,
+                     [&](const char* name, const char* unit, const auto&) { units[name] = unit; });
   return units;
 }
 
@@ -116,6 +131,7 @@ py::dict ResultDict(const std::string& task_id, const std::string& config_json,
   out["policy_statistics"] = py::cast(result.policy_statistics);
   out["jobs"] = JobColumns(result.jobs);
   out["rounds"] = RoundColumns(result.rounds);
+  out["gpu_types"] = GpuTypeColumns(result.gpu_types);
   return out;
 }
 
@@ -141,21 +157,9 @@ py::list Summary(const std::string& path) {
   py::list rows;
   for (const SummaryRow& row : ReadSummary(path)) {
     py::dict out;
-    out["task_id"] = row.task_id;
-    out["task_index"] = row.task_index;
-    out["status"] = std::string(ToString(row.status));
-    out["message"] = row.message;
-    out["policy"] = row.policy;
-    out["trace"] = row.trace;
-    out["throughputs"] = row.throughputs;
-    out["num_gpus"] = row.num_gpus;
-    out["seed"] = row.seed;
-    out["round_duration_s"] = row.round_duration_s;
-    out["deadline_factor"] = row.deadline_factor;
-    out["policy_options"] = row.policy_options;
-    for (auto item : SummaryDict(row.metrics)) out[item.first] = item.second;
-    out["wall_time_s"] = row.wall_time_s;
-    out["rank"] = row.rank;
+    VisitSummaryColumns(row, [&](const char* name, const char*, const auto& field) {
+      out[name] = FieldObject(field);
+    });
     rows.append(out);
   }
   return rows;
@@ -217,6 +221,20 @@ py::list Policies() {
   return out;
 }
 
+/// {view class name: [(field, units, meaning), ...]} of adaptsim/view_fields.hpp, in declaration
+/// order (the documentation test compares docs/python.md with it).
+py::dict ViewFields() {
+  py::dict views;
+  ForEachView([&](const char* view, auto type) {
+    py::list fields;
+    VisitViewFields(type, [&](const char* name, const char* units, const char* meaning, auto) {
+      fields.append(py::make_tuple(name, units, meaning));
+    });
+    views[view] = fields;
+  });
+  return views;
+}
+
 std::string PolicyName(const py::object& cls) {
   return PythonPolicyName(cls);
 }
@@ -255,8 +273,9 @@ PYBIND11_MODULE(_core, m) {
   RegisterPythonPolicies();
   BindPolicyView(m);
 
-  // InputError -> adaptsim.InputError(message, file, line, field); PythonPolicyError ->
-  // adaptsim.PolicyError (a subclass). The Python classes are defined in adaptsim/errors.py.
+  // InputError -> adaptsim.InputError(message, file, line, field); PolicyError ->
+  // adaptsim.PolicyError (a subclass; file = the policy, field = the method). The Python classes
+  // are defined in adaptsim/errors.py.
   static py::object input_error, policy_error, store_error;
   py::module_ errors = py::module_::import("adaptsim.errors");
   input_error = errors.attr("InputError");
@@ -265,7 +284,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr pointer) {
     try {
       if (pointer) std::rethrow_exception(pointer);
-    } catch (const PythonPolicyError& error) {
+    } catch (const PolicyError& error) {
       py::object value = policy_error(error.what(), error.file(), error.line(), error.field());
       PyErr_SetObject(policy_error.ptr(), value.ptr());
     } catch (const InputError& error) {
@@ -295,6 +314,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("policies", &Policies);
   m.def("config_fields", &ConfigFields);
   m.def("units", &Units);
+  m.def("view_fields", &ViewFields);
   m.def("policy_name", &PolicyName, py::arg("cls"));
   m.def("policy_identity", &PolicyIdentityOf, py::arg("name"));
   m.def("labels_text", [] { return std::string(BuiltinLabelsText()); });

@@ -1,6 +1,7 @@
 // analysis/labels.toml: parsing, and the labels built from it (include/adaptsim/labels.hpp).
 #include "adaptsim/labels.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <tuple>
 #include <type_traits>
@@ -144,18 +145,33 @@ bool IsJobNumber(const std::string& name) {
   return found;
 }
 
-void ReadMetrics(const Reader& r, const toml::table& root, Labels& labels) {
-  const toml::array& metrics = r.Array(r.Required(root, "metric", "metric"), "metric");
+/// The metric looks under `key`: [[metric]] (summary metrics only) or [[figure_metric]] (a
+/// summary metric, or a quantity derived from them whose definition is `derived`).
+std::vector<MetricLook> ReadMetrics(const Reader& r, const toml::array& metrics,
+                                    const std::string& key) {
+  const bool derived_allowed = key == "figure_metric";
+  std::vector<MetricLook> looks;
   for (std::size_t i = 0; i < metrics.size(); ++i) {
-    const std::string prefix = "metric[" + std::to_string(i) + "].";
+    const std::string prefix = key + "[" + std::to_string(i) + "].";
     const toml::table& table = r.Table(*metrics.get(i), prefix);
-    r.OnlyKeys(table, {"name", "title", "axis", "text", "hours"}, prefix);
+    if (derived_allowed) {
+      r.OnlyKeys(table, {"name", "title", "axis", "text", "hours", "derived"}, prefix);
+    } else {
+      r.OnlyKeys(table, {"name", "title", "axis", "text", "hours"}, prefix);
+    }
     MetricLook look;
     look.name = r.RequiredString(table, "name", prefix);
+    const toml::node* derived = table.get("derived");
+    if (derived != nullptr) look.derived = r.String(*derived, prefix + "derived");
     const std::string unit = MetricUnit(look.name);
-    if (unit.empty()) {
+    if (unit.empty() && derived == nullptr) {
       r.Throw(*table.get("name"), prefix + "name",
-              "'" + look.name + "' is not a summary metric (docs/results-format.md)");
+              "'" + look.name + "' is not a summary metric (docs/results-format.md)" +
+                  (derived_allowed ? "; a derived quantity needs `derived`" : ""));
+    }
+    if (!unit.empty() && derived != nullptr) {
+      r.Throw(*derived, prefix + "derived",
+              "'" + look.name + "' is a summary metric: it is not derived");
     }
     look.title = r.RequiredString(table, "title", prefix);
     look.axis = r.RequiredString(table, "axis", prefix);
@@ -167,8 +183,9 @@ void ReadMetrics(const Reader& r, const toml::table& root, Labels& labels) {
         r.Throw(*hours, prefix + "hours", "'" + look.name + "' is not in seconds");
       }
     }
-    labels.metrics.push_back(std::move(look));
+    looks.push_back(std::move(look));
   }
+  return looks;
 }
 
 std::string Fill(std::string text, const std::string& field, const std::string& value) {
@@ -188,7 +205,8 @@ Labels ParseLabels(std::string_view text, const std::string& source) {
                      "malformed TOML: " + std::string(error.description()));
   }
   const Reader r{source};
-  r.OnlyKeys(root, {"policy", "unlisted", "option", "scenario", "metric", "rho"}, "");
+  r.OnlyKeys(root, {"policy", "unlisted", "option", "scenario", "metric", "figure_metric", "rho"},
+             "");
   Labels labels;
   ReadPolicies(r, root, labels);
   ReadOptions(r, root, labels);
@@ -200,7 +218,11 @@ Labels ParseLabels(std::string_view text, const std::string& source) {
       r.Throw(*scenario.get("label"), "scenario.label", std::string("expected ") + field);
     }
   }
-  ReadMetrics(r, root, labels);
+  labels.metrics =
+      ReadMetrics(r, r.Array(r.Required(root, "metric", "metric"), "metric"), "metric");
+  if (const toml::node* figure = root.get("figure_metric")) {
+    labels.figure_metrics = ReadMetrics(r, r.Array(*figure, "figure_metric"), "figure_metric");
+  }
   const toml::table& rho = r.Table(r.Required(root, "rho", "rho"), "rho");
   r.OnlyKeys(rho, {"column", "axis"}, "rho.");
   labels.rho_column = r.RequiredString(rho, "column", "rho.");
@@ -268,6 +290,25 @@ std::string Labels::OptionAxis(const std::string& option) const {
 std::string Labels::ScenarioLabel(long long num_jobs, long long num_gpus) const {
   return Fill(Fill(scenario, "{jobs}", std::to_string(num_jobs)), "{gpus}",
               std::to_string(num_gpus));
+}
+
+std::vector<std::string> Labels::ScenarioLabels(const std::vector<ScenarioOf>& tasks) const {
+  std::map<std::string, long long> jobs_of_trace;
+  for (const ScenarioOf& task : tasks) {
+    long long& jobs = jobs_of_trace[task.trace_stem];
+    jobs = std::max(jobs, task.num_jobs);
+  }
+  std::vector<std::string> labels;
+  std::map<std::string, std::set<std::string>> keys;  // short label -> trace stem|gpus
+  for (const ScenarioOf& task : tasks) {
+    const long long jobs = jobs_of_trace[task.trace_stem];
+    labels.push_back(jobs > 0 ? ScenarioLabel(jobs, task.num_gpus) : task.trace_stem);
+    keys[labels.back()].insert(task.trace_stem + "|" + std::to_string(task.num_gpus));
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (keys[labels[i]].size() > 1) labels[i] += " · " + tasks[i].trace_stem.substr(0, 12);
+  }
+  return labels;
 }
 
 std::string Labels::PolicyLabel(const std::string& policy, const nlohmann::json& options_json,

@@ -110,13 +110,14 @@ void Analyser::Label(const std::vector<FileRow>& rows) {
   std::vector<const FileRow*> all;
   for (const FileRow& r : rows) all.push_back(&r);
   const std::map<std::string, std::set<std::string>> varied = Varied(all);
-  std::map<std::string, std::set<std::string>> keys;  // short scenario label -> trace stem|gpus
+  std::vector<ScenarioOf> scenarios;
   for (const FileRow& r : rows) {
-    keys[labels_.ScenarioLabel(r.row.metrics.num_jobs, r.row.num_gpus)].insert(
-        TraceStem(r.row) + "|" + std::to_string(r.row.num_gpus));
+    scenarios.push_back({r.row.metrics.num_jobs, r.row.num_gpus, TraceStem(r.row)});
   }
+  const std::vector<std::string> scenario_labels = labels_.ScenarioLabels(scenarios);
   out_.tasks.reserve(rows.size());  // stable addresses for source_
-  for (const FileRow& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const FileRow& r = rows[i];
     const SummaryRow& row = r.row;
     AnalysedTask task;
     task.file = r.file;
@@ -128,8 +129,7 @@ void Analyser::Label(const std::vector<FileRow>& rows) {
     task.label = labels_.PolicyLabel(
         row.policy, r.options, found != varied.end() ? found->second : std::set<std::string>{},
         row.round_duration_s);
-    task.scenario = labels_.ScenarioLabel(row.metrics.num_jobs, row.num_gpus);
-    if (keys[task.scenario].size() > 1) task.scenario += " · " + TraceStem(row).substr(0, 12);
+    task.scenario = scenario_labels[i];
     task.trace = row.trace;
     task.num_jobs = row.metrics.num_jobs;
     task.num_gpus = row.num_gpus;
@@ -316,21 +316,18 @@ nlohmann::json Number(double value) {
 nlohmann::json ToJson(const Analysis& analysis, const Labels& labels) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const AnalysedTask& t : analysis.tasks) {
-    tasks.push_back({{"file", t.file},
-                     {"task_id", t.task_id},
-                     {"task_index", t.task_index},
-                     {"policy", t.policy},
-                     {"display", t.display},
-                     {"label", t.label},
-                     {"scenario", t.scenario},
-                     {"trace", t.trace},
-                     {"num_jobs", t.num_jobs},
-                     {"num_gpus", t.num_gpus},
-                     {"seed", t.seed},
-                     {"round_duration_s", t.round_duration_s},
-                     {"options", t.options},
-                     {"window_x", t.window_x ? Number(*t.window_x) : nlohmann::json(nullptr)},
-                     {"window_row", t.window_row}});
+    nlohmann::json task = nlohmann::json::object();
+    VisitAnalysedTaskFields(t, [&](const char* name, const auto& field) {
+      using Field = std::remove_cvref_t<decltype(field)>;
+      if constexpr (std::is_same_v<Field, double>) {
+        task[name] = Number(field);
+      } else if constexpr (std::is_same_v<Field, std::optional<double>>) {
+        task[name] = field ? Number(*field) : nlohmann::json(nullptr);
+      } else {
+        task[name] = field;
+      }
+    });
+    tasks.push_back(std::move(task));
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const AnalysisRow& r : analysis.rows) {

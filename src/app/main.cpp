@@ -1,5 +1,7 @@
 // The adaptsim command line (the only CLI11 user). Exit codes: 0 success, 1 internal or I/O error,
-// 2 bad input (flags, spec, trace, options): "adaptsim: error: <what>" on stderr.
+// 2 bad input (flags, spec, trace, options, a policy's output the engine cannot honour):
+// "adaptsim: error: <what>" on stderr (a policy's error, e.g. a Python traceback, on its own
+// lines).
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -29,10 +31,10 @@ int Dispatch(const adaptsim::app::CommandList& commands) {
     }
     return 1;
   } catch (const adaptsim::InputError& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", adaptsim::PrintableText(error.what()).c_str());
+    std::fprintf(stderr, "adaptsim: error: %s\n", adaptsim::PrintableError(error).c_str());
     return kExitBadInput;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "adaptsim: error: %s\n", adaptsim::PrintableText(error.what()).c_str());
+    std::fprintf(stderr, "adaptsim: error: %s\n", adaptsim::PrintableError(error).c_str());
     return 1;
   }
 }

@@ -1,4 +1,4 @@
-// `adaptsim reproduce shockwave|pollux`: a paper's evaluation in one command (the logic is in
+// `adaptsim reproduce shockwave|pollux|gavel`: a paper's evaluation in one command (the logic is in
 // src/sweep/reproduce.cpp; docs/reproduction.md).
 #include <memory>
 
@@ -42,7 +42,7 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       "flags apply to every sweep, as for `adaptsim sweep`.\n"
       "Sweeps:" +
       SweepList());
-  cmd->add_option("paper", options->paper, "shockwave or pollux")
+  cmd->add_option("paper", options->paper, "shockwave, pollux or gavel")
       ->required()
       ->check(CLI::IsMember(ReproduciblePapers()));
   cmd->add_option("--out", options->out_dir, "Output folder (default results/reproduce-<paper>)");

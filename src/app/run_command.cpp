@@ -31,21 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 const char kContext[] = "command line";
 
-/// "key=value" -> options[key] = value as JSON when it parses (0.2, true, "x"), else as a string.
-nlohmann::json ParsePolicyOptions(const std::vector<std::string>& items) {
-  nlohmann::json options = nlohmann::json::object();
-  for (const std::string& item : items) {
-    std::size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw InputError(kContext, 0, "--policy-option", "expected key=value, got '" + item + "'");
-    }
-    std::string value = item.substr(eq + 1);
-    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
-    options[item.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
-  }
-  return options;
-}
-
 /// An existing file as an absolute, normalized path (the same task gets the same id here and in
 /// a sweep).
 std::string ResolvePath(const std::string& path, const char* flag) {
@@ -82,21 +67,57 @@ GpuTimeBucket ParseBucket(const std::string& text) {
   return bucket;
 }
 
-/// The production flags as a validated ProductionSource (docs/production.md).
+/// A production flag's texts as the JSON value its field reads (ReadFieldJson): the GPU-time
+/// buckets parsed, a list of texts as a list, "S,A,G" as three numbers, a number parsed, a switch
+/// as true, any other text as it is.
+template <typename M>
+nlohmann::json ProductionFlagJson(const std::vector<std::string>& texts, const std::string& flag) {
+  if constexpr (std::is_same_v<M, std::vector<GpuTimeBucket>>) {
+    std::vector<GpuTimeBucket> buckets;
+    for (const std::string& text : texts) buckets.push_back(ParseBucket(text));
+    return WriteFieldJson(buckets);
+  } else if constexpr (std::is_same_v<M, std::vector<std::string>>) {
+    return texts;
+  } else if constexpr (std::is_same_v<M, std::array<double, 3>>) {
+    return ParseMix<3>(texts.back(), flag.c_str());
+  } else if constexpr (std::is_same_v<M, bool>) {
+    return true;
+  } else if constexpr (std::is_arithmetic_v<M>) {
+    nlohmann::json parsed = nlohmann::json::parse(texts.back(), nullptr, false);
+    return parsed.is_number() ? parsed : nlohmann::json(texts.back());
+  } else {
+    return texts.back();
+  }
+}
+
+/// The production flags as a validated ProductionSource (docs/production.md): each given flag sets
+/// its field over the defaults; an error names the flag.
 ProductionSource ProductionFromFlags(const RunCommandOptions& options) {
-  if (options.log_format.empty()) {
-    throw InputError(kContext, 0, "--log-format", "required with --production-log");
-  }
-  ProductionSource source = options.production;
-  source.format = ParseProductionLogFormat(options.log_format, kContext, 0, "--log-format");
-  if (!options.gpu_time_buckets.empty()) {
-    source.rule.buckets.clear();
-    for (const std::string& text : options.gpu_time_buckets) {
-      source.rule.buckets.push_back(ParseBucket(text));
+  nlohmann::json given = nlohmann::json::object();
+  std::map<std::string, std::string> flag_of;  // "production.KEY" -> its flag
+  const ProductionSource defaults;
+  VisitProductionSourceFields(defaults, [&](const ConfigField& field, const auto& member) {
+    const std::string flag = FlagName(field);
+    flag_of["production." + std::string(field.key)] = flag;
+    auto texts = options.production.find(flag);
+    if (texts == options.production.end() || texts->second.empty()) {
+      if (field.required) throw InputError(kContext, 0, flag, "required with --production-log");
+      return;
     }
+    using Member = std::remove_cvref_t<decltype(member)>;
+    given[std::string(field.key)] = ProductionFlagJson<Member>(texts->second, flag);
+  });
+  try {
+    return ProductionSource::FromJson(WithDefaults(std::optional<ProductionSource>{}, given),
+                                      kContext);
+  } catch (const InputError& error) {
+    auto flag = flag_of.find(error.field());
+    if (flag == flag_of.end()) throw;
+    const std::string text = error.what();
+    const std::string prefix = error.file() + ": field '" + error.field() + "': ";
+    throw InputError(kContext, 0, flag->second,
+                     text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text);
   }
-  if (!options.mode_mix.empty()) source.rule.mode_mix = ParseMix<3>(options.mode_mix, "--mode-mix");
-  return ProductionSource::FromJson(source.ToJson(), kContext);  // the task file's own checks
 }
 
 /// The task of the given flags: the task-configuration flags through the field list
@@ -104,7 +125,7 @@ ProductionSource ProductionFromFlags(const RunCommandOptions& options) {
 TaskConfig MakeTask(const RunCommandOptions& options) {
   nlohmann::json arguments = nlohmann::json::object();
   for (const auto& [flag, text] : options.fields) arguments[flag] = text;
-  arguments["--policy-option"] = ParsePolicyOptions(options.policy_options);
+  arguments["--policy-option"] = options.policy_options;  // KEY=VALUE texts
   const bool log = !options.production_log.empty();
   if (log) {
     if (arguments.contains("--trace")) {
@@ -129,6 +150,8 @@ std::string ValueName(const ConfigField& field) {
     return field.text == TextKind::kPolicy ? "NAME"
            : field.text == TextKind::kText ? "TEXT"
                                            : "PATH";
+  } else if constexpr (std::is_same_v<M, Cluster>) {
+    return "TYPE=N,...";
   } else if constexpr (std::is_integral_v<M>) {
     return "INT";
   } else if constexpr (std::is_same_v<M, WrittenNumber>) {
@@ -154,14 +177,23 @@ std::string FieldHelp(const ConfigField& field, const M& default_value) {
   const nlohmann::json shown = WriteFieldJson(default_value);
   const std::string seconds = field.unit == "s" ? " s" : "";
   if (field.required) {
-    notes.push_back("required");
+    const std::optional<ConfigField> instead = FieldInsteadOf(field.key);
+    notes.push_back(instead ? "required unless " + FlagName(*instead) + " is given" : "required");
   } else if (!std::isnan(field.default_number)) {
     notes.push_back("default " + NumberText(field.default_number) + seconds +
                     (field.default_doc.empty() ? "" : "; " + std::string(field.default_doc)));
   } else if (shown.is_number()) {
     notes.push_back("default " + NumberText(shown.get<double>()) + seconds);
-  } else if (shown.is_string()) {
+  } else if (shown.is_string() && !shown.get<std::string>().empty()) {
     notes.push_back("default " + shown.get<std::string>());
+  } else if (!field.default_doc.empty()) {
+    notes.push_back("default: " + std::string(field.default_doc));
+  } else if (shown.is_array() && !shown.empty() && shown.front().is_number()) {
+    std::string list;  // "0,0.5,0.5", as the flag is written
+    for (const nlohmann::json& item : shown) {
+      list += (list.empty() ? "" : ",") + NumberText(item.get<double>());
+    }
+    notes.push_back("default " + list);
   }
   if (const std::string range = field.range.Describe(); !range.empty()) notes.push_back(range);
   std::string text(field.doc);
@@ -189,8 +221,9 @@ void AddTaskOptions(CLI::App& cmd, const std::shared_ptr<RunCommandOptions>& opt
     if (field.key == kPolicyOptionsKey) {
       option = cmd.add_option(flag, options->policy_options,
                               std::string(field.doc) +
-                                  "; one KEY=VALUE per flag (VALUE read as "
-                                  "JSON when it parses, else as text)")
+                                  "; one KEY=VALUE per flag, VALUE as JSON (0.5, true, [1, 2], "
+                                  "\"text\"; Python's True/False/None accepted; other words are "
+                                  "strings)")
                    ->allow_extra_args(false)
                    ->type_name("KEY=VALUE");
     } else {
@@ -263,6 +296,13 @@ void PrintJson(const TaskConfig& task, const SimulationResult& result, bool jobs
                                 {"summary", MetricsJson(result.summary)},
                                 {"policy_statistics", result.policy_statistics},
                                 {"input_statistics", result.input_statistics}};
+  out["gpu_types"] = nlohmann::ordered_json::array();
+  for (const GpuTypeResult& type : result.gpu_types) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::object();
+    VisitGpuTypeFields(
+        type, [&](const char* name, const char*, const auto& f) { row[name] = FieldJson(f); });
+    out["gpu_types"].push_back(row);
+  }
   if (jobs) {
     out["jobs"] = nlohmann::ordered_json::array();
     for (const JobResult& job : result.jobs) out["jobs"].push_back(JobJson(job));
@@ -304,6 +344,15 @@ void PrintText(const TaskConfig& task, const SimulationResult& result, bool jobs
     std::printf("%-25s %lld\n", ("input." + name).c_str(), static_cast<long long>(value));
   }
   std::printf("%-25s %.3f\n", "wall_time_s", result.wall_time_s);
+  if (result.gpu_types.size() > 1) {  // a mixed cluster: its row per GPU type
+    for (const GpuTypeResult& type : result.gpu_types) {
+      std::printf("%-25s", ("gpu_type." + type.gpu_type).c_str());
+      VisitGpuTypeFields(type, [](const char* name, const char*, const auto& f) {
+        if (std::string_view(name) != "gpu_type") std::printf(" %s=%s", name, FieldText(f).c_str());
+      });
+      std::printf("\n");
+    }
+  }
   if (jobs) PrintJobs(result.jobs);
 }
 
@@ -326,61 +375,46 @@ void WriteOut(const RunCommandOptions& options, const OutputPaths& out, const Ta
                            Provenance{options.argv, 1, "", ""});
 }
 
-/// The production-log flags (docs/production.md), in their own help group.
-void AddProductionOptions(CLI::App& cmd, RunCommandOptions& run) {
+/// The production-log flags, one per field of VisitProductionSourceFields (docs/production.md),
+/// in their own help group; each needs --production-log.
+void AddProductionOptions(CLI::App& cmd, const std::shared_ptr<RunCommandOptions>& options) {
   const char* group = "Production job log (instead of --trace; docs/production.md)";
-  ProductionSource& p = run.production;
   CLI::Option* log =
-      cmd.add_option("--production-log", run.production_log,
+      cmd.add_option("--production-log", options->production_log,
                      "Philly or ITP job log (CSV, read unchanged) to simulate instead of a trace")
           ->group(group);
-  std::vector<CLI::Option*> needs_log = {
-      cmd.add_option("--log-format", run.log_format, "Format of the log (required with it)")
-          ->check(CLI::IsMember({"philly", "itp"})),
-      cmd.add_option("--window-start", p.select.window_start,
-                     "Philly: window start 'YYYY-MM-DD HH:MM:SS' (overrides --window-start-s)"),
-      cmd.add_option("--window-start-s", p.select.window_start_s,
-                     "Window start in s from the log's origin (Philly: first timestamp; ITP: "
-                     "collection start)")
-          ->capture_default_str(),
-      cmd.add_option("--window-length-s", p.select.window_length_s,
-                     "Window length in s; jobs arriving in [start, start+length) (0 = to the end)")
-          ->capture_default_str(),
-      cmd.add_option("--virtual-cluster", p.select.virtual_clusters,
-                     "Philly: keep this virtual cluster (repeatable; default all)")
-          ->allow_extra_args(false),
-      cmd.add_option("--min-duration-s", p.select.min_duration_s, "Keep jobs lasting >= this")
-          ->capture_default_str(),
-      cmd.add_flag("--pollux-filter", p.select.pollux_filter,
-                   "The Pollux artifact's filter: duration >= 60 s and GPU time < 1000 h"),
-      cmd.add_flag("--skip-unsimulable", p.select.skip_unsimulable,
-                   "Skip and count jobs that cannot be simulated (more GPUs than --gpus, zero "
-                   "duration, no model for the GPU count, under one step) instead of failing"),
-      cmd.add_option("--sample-jobs", p.select.sample_jobs,
-                     "Philly: draw this many jobs as the Pollux artifact samples a workload, from "
-                     "every day, arriving at their time of day (0 = off; docs/production.md)")
-          ->check(CLI::NonNegativeNumber)
-          ->capture_default_str(),
-      cmd.add_option("--sample-start-hour", p.select.sample_start_hour,
-                     "With --sample-jobs: first hour of the day sampled")
-          ->check(CLI::Range(0, 23))
-          ->capture_default_str(),
-      cmd.add_option("--sample-hours", p.select.sample_hours,
-                     "With --sample-jobs: hours of the day sampled from the start hour")
-          ->check(CLI::Range(1, 24))
-          ->capture_default_str(),
-      cmd.add_option("--model-seed", p.rule.seed,
-                     "Seed of the model-assignment rule (independent of --seed)")
-          ->capture_default_str(),
-      cmd.add_option("--gpu-time-bucket", run.gpu_time_buckets,
-                     "User mapping HOURS=MODEL[,MODEL...]: jobs with GPU time < HOURS draw from "
-                     "these catalogue models; repeat with increasing bounds, the last 'inf' "
-                     "(default: Pollux's buckets, docs/production.md)")
-          ->allow_extra_args(false),
-      cmd.add_option("--mode-mix", run.mode_mix,
-                     "Probabilities static,accordion,gns of the jobs' adaptation mode (default "
-                     "0,0.5,0.5)")};
-  for (CLI::Option* option : needs_log) option->needs(log)->group(group);
+  const ProductionSource defaults;
+  VisitProductionSourceFields(defaults, [&](const ConfigField& field, const auto& member) {
+    using Member = std::remove_cvref_t<decltype(member)>;
+    const std::string flag = FlagName(field);
+    RunCommandOptions* run = options.get();
+    const std::string help = FieldHelp(field, member);
+    CLI::Option* option = nullptr;
+    if constexpr (std::is_same_v<Member, bool>) {
+      option = cmd.add_flag_callback(
+          flag, [run, flag] { run->production[flag] = {"true"}; }, help);
+    } else if constexpr (std::is_same_v<Member, std::vector<std::string>> ||
+                         std::is_same_v<Member, std::vector<GpuTimeBucket>>) {
+      option = cmd.add_option_function<std::vector<std::string>>(
+                      flag,
+                      [run, flag](const std::vector<std::string>& texts) {
+                        run->production[flag] = texts;
+                      },
+                      help + " (repeatable)")
+                   ->allow_extra_args(false)
+                   ->type_name(std::is_same_v<Member, std::vector<std::string>>
+                                   ? "TEXT"
+                                   : "HOURS=MODEL[,MODEL...]");
+    } else {
+      option =
+          cmd.add_option_function<std::string>(
+                 flag, [run, flag](const std::string& text) { run->production[flag] = {text}; },
+                 help)
+              ->type_name(std::is_same_v<Member, std::array<double, 3>> ? "S,A,G"
+                                                                        : ValueName<Member>(field));
+    }
+    option->needs(log)->group(group);
+  });
 }
 
 }  // namespace
@@ -420,7 +454,7 @@ void AddRunCommand(CLI::App& app, const CommandContext& context, CommandList& co
       "of a sweep spec (docs/sweeps.md §1) and a keyword of the Python adaptsim.run "
       "(docs/python.md); --trace may be replaced by --production-log.");
   AddTaskOptions(*cmd, options);
-  AddProductionOptions(*cmd, run);
+  AddProductionOptions(*cmd, options);
   cmd->add_option("--out", run.out_path,
                   "Write the result to this HDF5 file (replaced atomically; its SHA-256 in "
                   "OUT.sha256)");

@@ -14,15 +14,12 @@ struct RunCommandOptions {
   /// The task-configuration flags given, flag -> text as given (the flags come from the field
   /// list, adaptsim/task_fields.hpp; TaskConfigFromArguments reads them).
   std::map<std::string, std::string> fields;
-  std::vector<std::string> policy_options;  ///< --policy-option "key=value"; value parsed as JSON
-  /// A production job log instead of a trace (docs/production.md): its format ("philly" | "itp"),
-  /// selection and rule; gpu_time_buckets ("HOURS=MODEL[,MODEL...]", HOURS may be "inf") and
-  /// mode_mix ("STATIC,ACCORDION,GNS") are parsed into `production`.
+  std::vector<std::string>
+      policy_options;  ///< --policy-option "key=value" texts (TaskConfigFromArguments parses them)
+  /// A production job log instead of a trace (docs/production.md), and the production flags given
+  /// (VisitProductionSourceFields), flag -> its texts as given (a repeatable flag has several).
   std::string production_log;
-  std::string log_format;
-  ProductionSource production;
-  std::vector<std::string> gpu_time_buckets;
-  std::string mode_mix;
+  std::map<std::string, std::vector<std::string>> production;
   std::string out_path;           ///< "" = no results file
   bool force = false;             ///< overwrite an existing out_path
   bool json = false;              ///< print JSON instead of text

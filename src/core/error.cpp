@@ -27,6 +27,25 @@ InputError::InputError(std::string file, int line, std::string field, const std:
       line_(line),
       field_(std::move(field)) {}
 
+namespace {
+
+std::string PolicyErrorText(const std::string& policy, const std::string& message) {
+  return policy.empty() ? message : "policy '" + policy + "': " + message;
+}
+
+}  // namespace
+
+PolicyError::PolicyError(std::string policy, std::string method, std::string message)
+    : InputError(std::move(policy), 0, std::move(method), message),
+      message_(std::move(message)),
+      text_(PolicyErrorText(file(), message_)) {
+  Multiline(true);
+}
+
+PolicyError PolicyError::Named(const std::string& policy) const {
+  return PolicyError(policy, method(), message_);
+}
+
 std::ifstream OpenInputFile(const std::string& path, const std::string& what) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) {
@@ -39,12 +58,14 @@ std::ifstream OpenInputFile(const std::string& path, const std::string& what) {
   return in;
 }
 
-std::string PrintableText(std::string_view text) {
+namespace {
+
+std::string Printable(std::string_view text, bool keep_line_breaks) {
   std::string printable;
   printable.reserve(text.size());
   for (char c : text) {
     auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
+    if ((byte >= 0x20 && byte != 0x7f) || (keep_line_breaks && c == '\n')) {
       printable.push_back(c);
     } else if (c == '\n') {
       printable += "\\n";
@@ -59,6 +80,22 @@ std::string PrintableText(std::string_view text) {
     }
   }
   return printable;
+}
+
+}  // namespace
+
+std::string PrintableText(std::string_view text) {
+  return Printable(text, false);
+}
+
+std::string PrintableLines(std::string_view text) {
+  return Printable(text, true);
+}
+
+std::string PrintableError(const std::exception& error) {
+  const auto* input = dynamic_cast<const InputError*>(&error);
+  return input != nullptr && input->multiline() ? PrintableLines(error.what())
+                                                : PrintableText(error.what());
 }
 
 void InvariantFailure(const char* condition, const char* file, int line) {

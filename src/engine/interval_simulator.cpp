@@ -10,6 +10,7 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/pollux_goodput.hpp"
+#include "decision_checks.hpp"
 
 namespace adaptsim {
 
@@ -109,6 +110,7 @@ class IntervalEngine {
  private:
   IntervalJobView View(const JobState& job) const;
   double Interference(const JobState& job) const;
+  BatchConfig ChosenBatch(const JobState& job);
   void Step(JobState& job, double seconds, double interference);
   void Reallocate(JobState& job, const std::vector<int>& allocation);
   void Decide();
@@ -137,6 +139,14 @@ IntervalJobView IntervalEngine::View(const JobState& job) const {
   view.progress = job.progress;
   view.allocation = job.allocation;
   return view;
+}
+
+// The policy's batch configuration for the job's placement, checked (decision_checks.hpp).
+BatchConfig IntervalEngine::ChosenBatch(const JobState& job) {
+  const IntervalJobView view = View(job);
+  const BatchConfig batch = policy_.ChooseBatch(view, job.placement);
+  CheckBatchConfig(batch, view, job.placement);
+  return batch;
 }
 
 // A distributed job (> 1 node) touching a node that hosts > 1 distributed job
@@ -199,7 +209,7 @@ void IntervalEngine::Step(JobState& job, double seconds, double interference) {
       job.attained_service += delta * num_replicas;
       seconds -= delta;
     }
-    job.batch = Capped(policy_.ChooseBatch(View(job), job.placement), app, num_replicas);
+    job.batch = Capped(ChosenBatch(job), app, num_replicas);
   }
   job.time_s += seconds;
 }
@@ -212,7 +222,7 @@ void IntervalEngine::Reallocate(JobState& job, const std::vector<int>& allocatio
     job.batch = {};
     return;
   }
-  job.batch = Capped(policy_.ChooseBatch(View(job), job.placement), *job.app, Sum(job.placement));
+  job.batch = Capped(ChosenBatch(job), *job.app, Sum(job.placement));
   job.rescale_left_s = options_.restart_delay_s;
   job.num_restarts += 1;
 }
@@ -234,15 +244,8 @@ void IntervalEngine::Decide() {
     cluster.jobs.push_back(View(job));
   }
   if (cluster.jobs.empty()) return;
-  IntervalDecision decision = policy_.Optimize(cluster);
-  std::vector<int> used(options_.num_nodes, 0);
-  for (const auto& [index, allocation] : decision.allocations) {
-    ADAPTSIM_CHECK(index >= 0 && index < static_cast<int>(jobs_.size()));
-    for (int node : allocation) {
-      ADAPTSIM_CHECK(node >= 0 && node < options_.num_nodes);
-      ADAPTSIM_CHECK(++used[node] <= options_.gpus_per_node);
-    }
-  }
+  const IntervalDecision decision = policy_.Optimize(cluster);
+  CheckIntervalDecision(decision, cluster);  // an allocation the engine cannot honour
   for (JobState& job : jobs_) {
     auto it = decision.allocations.find(job.index);
     const std::vector<int> empty;

@@ -7,11 +7,14 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include "adaptsim/adaptation.hpp"
+#include "adaptsim/cluster_throughputs.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/simulator.hpp"
 #include "adaptsim/workload.hpp"
+#include "decision_checks.hpp"
 #include "placement.hpp"
 
 namespace adaptsim {
@@ -21,7 +24,8 @@ struct JobRuntime {
   const JobSpec* spec = nullptr;
   const ModelInfo* model = nullptr;
   AdaptationState adaptation;
-  double throughput_steps_per_s = 0.0;
+  /// T_ik on each GPU type at the current batch size (`_throughputs[j][k]`, `:3485-3495`).
+  std::vector<double> throughput_by_type;
   double admitted_at_s = 0.0;
   double run_time_so_far_s = 0.0;
   std::int64_t deadline_s = 0;  // int(int(T_excl) · factor), `scheduler.py:4393-4395`
@@ -36,13 +40,15 @@ struct Dispatch {
   JobId id;
   std::vector<int> worker_ids;
   std::int64_t steps;
+  int gpu_type;
 };
 
 class Engine {
  public:
-  Engine(const Trace& trace, const ThroughputSource& throughputs, RoundScheduler& scheduler,
+  Engine(const Trace& trace, const ClusterThroughputs& throughputs, RoundScheduler& scheduler,
          const SimulationOptions& options, const RoundObserver& observer, const RunBudget& budget)
       : trace_(trace),
+        cluster_(throughputs.cluster),
         throughputs_(throughputs),
         scheduler_(scheduler),
         options_(options),
@@ -64,9 +70,13 @@ class Engine {
   ClusterState BuildState() const;
   ActiveJobView View(JobId id, const JobRuntime& job) const;
   bool OutOfBudget(std::chrono::steady_clock::time_point start);
+  std::optional<std::vector<double>> ThroughputsByType(const JobSpec& spec, int batch_size,
+                                                       std::string* missing_type) const;
+  void CheckCluster() const;
 
   const Trace& trace_;
-  const ThroughputSource& throughputs_;
+  const Cluster& cluster_;
+  const ClusterThroughputs& throughputs_;
   RoundScheduler& scheduler_;
   const SimulationOptions& options_;
   const RoundObserver& observer_;
@@ -89,27 +99,76 @@ class Engine {
   SimulationResult result_;
 };
 
+// T_ik of `spec` at `batch_size` on every type, or nullopt (and the first type without an entry).
+std::optional<std::vector<double>> Engine::ThroughputsByType(const JobSpec& spec, int batch_size,
+                                                             std::string* missing_type) const {
+  std::vector<double> by_type;
+  by_type.reserve(throughputs_.by_type.size());
+  for (int k = 0; k < cluster_.num_types(); ++k) {
+    std::optional<double> thr =
+        throughputs_.by_type[k]->ThroughputStepsPerS(spec.model, batch_size, spec.scale_factor);
+    if (!thr) {
+      if (missing_type != nullptr) *missing_type = cluster_.name(k);
+      return std::nullopt;
+    }
+    by_type.push_back(*thr);
+  }
+  return by_type;
+}
+
+// The cluster and the options agree, and the scheduler can run on it (docs/mechanism.md §12).
+void Engine::CheckCluster() const {
+  ADAPTSIM_CHECK(static_cast<int>(throughputs_.by_type.size()) == cluster_.num_types());
+  if (options_.num_gpus != cluster_.num_gpus()) {
+    throw InputError("simulation options", 0, "num_gpus",
+                     std::to_string(options_.num_gpus) + " GPUs, but the cluster " +
+                         cluster_.ToString() + " has " + std::to_string(cluster_.num_gpus()));
+  }
+  if (!cluster_.homogeneous() && !scheduler_.SupportsSeveralGpuTypes()) {
+    throw InputError(
+        "simulation options", 0, "cluster",
+        "the policy does not support a cluster of several GPU types (" + cluster_.ToString() + ")");
+  }
+}
+
 void Engine::Prepare() {
   options_.Validate();
   budget_.Validate();
+  CheckCluster();
+  int largest_type = 0;
+  for (const GpuTypeCount& type : cluster_.types())
+    largest_type = std::max(largest_type, type.count);
+  const ThroughputSource& reference = throughputs_.reference();
   profiles_.reserve(trace_.jobs.size());
   for (const JobSpec& job : trace_.jobs) {
     const int line = job.id + 1;
-    if (job.scale_factor > options_.num_gpus) {
+    if (job.scale_factor > largest_type) {
       throw InputError(trace_.path, line, "scale_factor",
-                       "job needs " + std::to_string(job.scale_factor) +
-                           " GPUs but the cluster has " + std::to_string(options_.num_gpus));
+                       "job needs " + std::to_string(job.scale_factor) + " GPUs but the cluster " +
+                           (cluster_.homogeneous() ? "has " : "has at most ") +
+                           std::to_string(largest_type) +
+                           (cluster_.homogeneous() ? "" : " of one type"));
     }
-    std::optional<double> thr =
-        throughputs_.ThroughputStepsPerS(job.model, job.initial_batch_size, job.scale_factor);
-    if (!thr || *thr <= 0.0) {
+    const std::string job_type = JobTypeName(job.model, job.initial_batch_size) + " on " +
+                                 std::to_string(job.scale_factor) + " GPU(s)";
+    std::string missing;
+    std::optional<std::vector<double>> by_type =
+        ThroughputsByType(job, job.initial_batch_size, &missing);
+    if (!by_type) {
+      const int k = *cluster_.IndexOf(missing);
       throw InputError(trace_.path, line, "job_type",
-                       (thr ? "zero throughput for " : "no throughput for ") +
-                           JobTypeName(job.model, job.initial_batch_size) + " on " +
-                           std::to_string(job.scale_factor) + " GPU(s) in " +
-                           throughputs_.Describe());
+                       "no throughput for " + job_type + " (job " + std::to_string(job.id) +
+                           ") on GPU type " + missing + " in " +
+                           throughputs_.by_type[k]->Describe());
     }
-    profiles_.push_back(BuildProfile(job, throughputs_, trace_.path));
+    // The exclusive time (profile, over-deadline cut, ρ) needs the reference type (`utils.py:698`).
+    if ((*by_type)[cluster_.reference_type()] <= 0.0) {
+      throw InputError(trace_.path, line, "job_type",
+                       "zero throughput for " + job_type + " (job " + std::to_string(job.id) +
+                           ") on GPU type " + cluster_.name(cluster_.reference_type()) + " in " +
+                           reference.Describe());
+    }
+    profiles_.push_back(BuildProfile(job, reference, trace_.path));
     JobResult record;
     record.id = job.id;
     record.workload = job.model;
@@ -120,9 +179,21 @@ void Engine::Prepare() {
     record.exclusive_time_s = profiles_.back().exclusive_time_s;
     record.jct_s = record.completion_time_s = std::nan("");
     result_.jobs.push_back(record);
+    // The job's exclusive time on every type, for the type-weighted ρ (§12.9): the same pattern
+    // of batch sizes under each type's throughputs; 0 where it cannot run.
+    std::vector<double>& exclusive_by_type = result_.exclusive_time_by_type_s.emplace_back();
+    for (int k = 0; k < cluster_.num_types(); ++k) {
+      exclusive_by_type.push_back(
+          k == cluster_.reference_type()
+              ? record.exclusive_time_s
+              : ExclusiveTimeOn(job, profiles_.back(), *throughputs_.by_type[k]).value_or(0.0));
+    }
   }
   remaining_jobs_ = trace_.jobs.size();
-  result_.gpu_busy_time_s.assign(options_.num_gpus, 0.0);
+  result_.gpu_busy_time_s.assign(cluster_.num_gpus(), 0.0);
+  for (const GpuTypeCount& type : cluster_.types()) {
+    result_.gpu_types.push_back(GpuTypeResult{type.name, type.count});
+  }
   result_.round_stays.assign(trace_.jobs.size(), JobStay{});
 }
 
@@ -217,7 +288,7 @@ void Engine::ProcessCompletion(const Dispatch& dispatch) {
     }
     for (int w : dispatch.worker_ids) result_.gpu_busy_time_s[w] += exec_s;
   }
-  scheduler_.OnMicroTaskDone({dispatch.id, steps, exec_s, restarted, !failed});
+  scheduler_.OnMicroTaskDone({dispatch.id, steps, exec_s, restarted, !failed, dispatch.gpu_type});
   result_.throughput_timeline.push_back(
       {dispatch.id, round_, exec_s > 0.0 ? steps / exec_s : 0.0, job.adaptation.batch_size});
   ApplyBatchSizeRequest(job);
@@ -230,10 +301,12 @@ void Engine::ApplyBatchSizeRequest(JobRuntime& job) {
   const int new_bs = RequestedBatchSize(*job.spec, *job.model, job.adaptation);
   job.adaptation.request = BatchSizeRequest::kNone;
   if (new_bs == job.adaptation.batch_size) return;  // rejected (initial bs already the maximum)
-  std::optional<double> thr =
-      throughputs_.ThroughputStepsPerS(job.spec->model, new_bs, job.spec->scale_factor);
-  if (!thr) return;  // not in the throughput file: keep the old batch size (`:4809-4823`)
-  job.throughput_steps_per_s = *thr;
+  // Every type is re-read (`:4803-4840`). A batch size missing on any type keeps the old one
+  // (`:4809-4823`); the reference would keep the types read before the missing one updated
+  // (docs/mechanism.md §12.6), which no shipped throughputs file can reach.
+  std::optional<std::vector<double>> by_type = ThroughputsByType(*job.spec, new_bs, nullptr);
+  if (!by_type) return;
+  job.throughput_by_type = std::move(*by_type);
   RescaleToBatchSize(*job.model, new_bs, job.adaptation);
   result_.jobs[job.spec->id].final_batch_size = new_bs;
 }
@@ -269,8 +342,7 @@ void Engine::AdmitArrivals() {
     job.spec = &spec;
     job.model = FindModel(spec.model);
     job.adaptation = {spec.initial_batch_size, spec.total_steps, 0, BatchSizeRequest::kNone};
-    job.throughput_steps_per_s =
-        *throughputs_.ThroughputStepsPerS(spec.model, spec.initial_batch_size, spec.scale_factor);
+    job.throughput_by_type = *ThroughputsByType(spec, spec.initial_batch_size, nullptr);
     job.admitted_at_s = now_s_;
     job.admitted_round = round_;
     const double exclusive_s = profiles_[spec.id].exclusive_time_s;
@@ -288,7 +360,9 @@ ActiveJobView Engine::View(JobId id, const JobRuntime& job) const {
   view.profile = &profiles_[id];
   view.scale_factor = job.spec->scale_factor;
   view.batch_size = job.adaptation.batch_size;
-  view.throughput_steps_per_s = job.throughput_steps_per_s;
+  view.throughput_steps_per_s = job.throughput_by_type[cluster_.reference_type()];
+  view.throughput_by_type_steps_per_s = job.throughput_by_type;
+  view.cluster = &cluster_;
   view.total_steps = job.adaptation.total_steps;
   view.steps_run = job.adaptation.steps_run;
   view.remaining_steps = job.adaptation.total_steps - job.adaptation.steps_run;
@@ -303,26 +377,33 @@ ClusterState Engine::BuildState() const {
   ClusterState state;
   state.now_s = now_s_;
   state.round_index = round_;
-  state.num_gpus = options_.num_gpus;
+  state.num_gpus = cluster_.num_gpus();
+  state.cluster = &cluster_;
   state.round_duration_s = options_.round_duration_s;
   state.num_trace_jobs = static_cast<int>(trace_.jobs.size());
   state.previous_round = &recent_schedules_[0];
-  state.throughputs = &throughputs_;
+  state.throughputs = &throughputs_.reference();
   state.jobs.reserve(active_.size());
   for (const auto& [id, job] : active_) state.jobs.push_back(View(id, job));
+  for (const ScheduledJob& ran : recent_schedules_[0]) {  // jobs by ascending id
+    auto it = std::lower_bound(state.jobs.begin(), state.jobs.end(), ran.id,
+                               [](const ActiveJobView& job, JobId id) { return job.id < id; });
+    if (it != state.jobs.end() && it->id == ran.id) {
+      it->previous_round_gpus = static_cast<int>(ran.worker_ids.size());
+      it->previous_round_gpu_type = cluster_.TypeOfWorker(ran.worker_ids.front());
+    }
+  }
   return state;
 }
 
 void Engine::ScheduleRound() {
-  RoundPlan plan = scheduler_.PlanRound(BuildState());
+  const ClusterState state = BuildState();
+  const RoundPlan plan = scheduler_.PlanRound(state);
+  CheckRoundPlan(plan, state);  // a plan the engine cannot honour is the policy's error
   std::map<JobId, int> scale_factors;
-  for (const PlannedJob& p : plan.jobs) {
-    auto it = active_.find(p.id);
-    if (it != active_.end()) scale_factors[p.id] = it->second.spec->scale_factor;
-  }
-  std::erase_if(plan.jobs, [&](const PlannedJob& p) { return scale_factors.count(p.id) == 0; });
+  for (const PlannedJob& p : plan.jobs) scale_factors[p.id] = active_.at(p.id).spec->scale_factor;
   std::vector<ScheduledJob> placed =
-      PlaceRound(plan, options_.num_gpus, scale_factors, current_assignments_);
+      PlaceRound(plan, cluster_, scale_factors, current_assignments_);
 
   // Lease-extension counters (§5.2 step 8, `:2195-2209`).
   result_.lease_extension_opportunities += static_cast<std::int64_t>(current_assignments_.size());
@@ -342,12 +423,18 @@ void Engine::ScheduleRound() {
     }
     next[s.id] = s.worker_ids;
     const JobRuntime& job = active_.at(s.id);
-    // §5.3: steps = min(int(thr·T_r), S - run); finish = max(t, t + steps/thr).
-    std::int64_t steps =
-        std::min(static_cast<std::int64_t>(job.throughput_steps_per_s * options_.round_duration_s),
-                 job.adaptation.total_steps - job.adaptation.steps_run);
-    double finish_s = std::max(now_s_, now_s_ + steps / job.throughput_steps_per_s);
-    running_.push_back({finish_s, s.id, s.worker_ids, steps});
+    // §5.3: steps = min(int(thr·T_r), S - run); finish = max(t, t + steps/thr), with thr on the
+    // type of the job's first worker (§12.5, `:2212-2222`).
+    const int gpu_type = cluster_.TypeOfWorker(s.worker_ids.front());
+    const double throughput = job.throughput_by_type[gpu_type];
+    if (!(throughput > 0.0)) {
+      throw std::logic_error("job " + std::to_string(s.id) + " placed on GPU type " +
+                             cluster_.name(gpu_type) + " where its throughput is 0");
+    }
+    std::int64_t steps = std::min(static_cast<std::int64_t>(throughput * options_.round_duration_s),
+                                  job.adaptation.total_steps - job.adaptation.steps_run);
+    double finish_s = std::max(now_s_, now_s_ + steps / throughput);
+    running_.push_back({finish_s, s.id, s.worker_ids, steps, gpu_type});
     round.running_job_ids.push_back(s.id);
     round.worker_ids.push_back(s.worker_ids);
     round.busy_gpus += static_cast<int>(s.worker_ids.size());
@@ -407,14 +494,32 @@ SimulationResult Engine::Run() {
 
 }  // namespace
 
-SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
+SimulationResult Simulate(const Trace& trace, const ClusterThroughputs& throughputs,
                           RoundScheduler& scheduler, const SimulationOptions& options,
                           const RoundObserver& observer, const RunBudget& budget) {
   Engine engine(trace, throughputs, scheduler, options, observer, budget);
   return engine.Run();
 }
 
+SimulationResult Simulate(const Trace& trace, const ThroughputSource& throughputs,
+                          RoundScheduler& scheduler, const SimulationOptions& options,
+                          const RoundObserver& observer, const RunBudget& budget) {
+  options.Validate();
+  // A non-owning pointer: `throughputs` outlives the call.
+  const ClusterThroughputs cluster = ClusterThroughputs::Homogeneous(
+      std::shared_ptr<const ThroughputSource>(std::shared_ptr<void>(), &throughputs),
+      options.num_gpus);
+  return Simulate(trace, cluster, scheduler, options, observer, budget);
+}
+
 RoundSimulation::RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSource> throughputs,
+                                 std::unique_ptr<RoundScheduler> scheduler,
+                                 const SimulationOptions& options, const RunBudget& budget)
+    : RoundSimulation(std::move(trace),
+                      ClusterThroughputs::Homogeneous(std::move(throughputs), options.num_gpus),
+                      std::move(scheduler), options, budget) {}
+
+RoundSimulation::RoundSimulation(Trace trace, ClusterThroughputs throughputs,
                                  std::unique_ptr<RoundScheduler> scheduler,
                                  const SimulationOptions& options, const RunBudget& budget)
     : trace_(std::move(trace)),
@@ -424,7 +529,7 @@ RoundSimulation::RoundSimulation(Trace trace, std::shared_ptr<const ThroughputSo
       budget_(budget) {}
 
 SimulationResult RoundSimulation::Run(const RoundObserver& observer) {
-  return Simulate(trace_, *throughputs_, *scheduler_, options_, observer, budget_);
+  return Simulate(trace_, throughputs_, *scheduler_, options_, observer, budget_);
 }
 
 }  // namespace adaptsim

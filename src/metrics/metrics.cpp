@@ -28,6 +28,22 @@ double ThemisFtfRho(double jct_s, double exclusive_time_s, const JobStay& stay,
   return PythonRound(jct_s / (exclusive_time_s * contention), 5);
 }
 
+double TypeWeightedFtfRho(double jct_s, const std::vector<double>& exclusive_time_by_type_s,
+                          const std::vector<GpuTypeResult>& gpu_types, int num_trace_jobs,
+                          int num_gpus) {
+  const double contention =
+      std::max(1.0, static_cast<double>(num_trace_jobs) / static_cast<double>(num_gpus));
+  double weighted = 0.0;
+  int weight = 0;
+  for (std::size_t g = 0; g < gpu_types.size() && g < exclusive_time_by_type_s.size(); ++g) {
+    const double exclusive_s = exclusive_time_by_type_s[g];
+    if (!(exclusive_s > 0.0)) continue;  // the job cannot run on type g
+    weighted += gpu_types[g].gpus * (jct_s / (exclusive_s * contention));
+    weight += gpu_types[g].gpus;
+  }
+  return weight > 0 ? PythonRound(weighted / weight, 5) : 0.0;
+}
+
 double Percentile(std::vector<double> values, double q) {
   if (values.empty()) return std::nan("");
   std::sort(values.begin(), values.end());
@@ -55,6 +71,46 @@ void FillJctMetrics(const std::vector<double>& jcts, SummaryMetrics& summary) {
   summary.p99_jct_s = Percentile(jcts, 99.0);
 }
 
+/// Per GPU type: utilization and busy GPU-hours over the type's workers (consecutive ids), and the
+/// mean ρ_g of the departed jobs that can run on it (docs/mechanism.md §12.9).
+std::vector<GpuTypeResult> DeriveGpuTypeMetrics(const SimulationResult& result, double makespan_s,
+                                                int num_gpus) {
+  std::vector<GpuTypeResult> types = result.gpu_types;
+  int first_worker = 0;
+  for (GpuTypeResult& type : types) {
+    double utilization_sum = 0.0, busy_s = 0.0;
+    const int end =
+        std::min(first_worker + type.gpus, static_cast<int>(result.gpu_busy_time_s.size()));
+    for (int w = first_worker; w < end; ++w) {
+      busy_s += result.gpu_busy_time_s[w];
+      utilization_sum +=
+          makespan_s > 0 ? PythonRound(result.gpu_busy_time_s[w] / makespan_s, 5) : 0.0;
+    }
+    type.utilization = type.gpus > 0 ? utilization_sum / type.gpus : 0.0;
+    type.busy_gpu_hours = busy_s / 3600.0;
+    first_worker += type.gpus;
+  }
+  const bool per_job = result.exclusive_time_by_type_s.size() == result.jobs.size();
+  const double contention = std::max(
+      1.0, static_cast<double>(result.jobs.size()) / static_cast<double>(std::max(num_gpus, 1)));
+  for (std::size_t g = 0; g < types.size() && per_job; ++g) {
+    double sum = 0.0;
+    int count = 0;
+    for (std::size_t j = 0; j < result.jobs.size(); ++j) {
+      const JobResult& job = result.jobs[j];
+      const auto& exclusive = result.exclusive_time_by_type_s[j];
+      if (job.outcome == JobOutcome::kUnfinished || g >= exclusive.size() ||
+          !(exclusive[g] > 0.0)) {
+        continue;
+      }
+      sum += PythonRound(job.jct_s / (exclusive[g] * contention), 5);
+      ++count;
+    }
+    types[g].mean_ftf_rho = count > 0 ? sum / count : 0.0;
+  }
+  return types;
+}
+
 }  // namespace
 
 void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summary) {
@@ -80,7 +136,10 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
   metrics.ftf_rho.assign(result.jobs.size(), 0.0);
   metrics.ftf_rho_themis.assign(result.jobs.size(), 0.0);
   const bool has_stays = result.round_stays.size() == result.jobs.size();
-  std::vector<double> jcts, rhos;
+  metrics.ftf_rho_type_weighted.assign(result.jobs.size(), 0.0);
+  const bool has_type_times =
+      result.exclusive_time_by_type_s.size() == result.jobs.size() && !result.gpu_types.empty();
+  std::vector<double> jcts, rhos, weighted_rhos;
   int restarts = 0;
   bool all_left = true;
   double last_departure_s = 0.0;
@@ -97,8 +156,14 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
       metrics.ftf_rho_themis[j] = ThemisFtfRho(job.jct_s, job.exclusive_time_s,
                                                result.round_stays[j], result.rounds, num_gpus);
     }
+    // Without per-type exclusive times the run had one type, whose ρ is the static ρ.
+    metrics.ftf_rho_type_weighted[j] =
+        has_type_times ? TypeWeightedFtfRho(job.jct_s, result.exclusive_time_by_type_s[j],
+                                            result.gpu_types, num_trace_jobs, num_gpus)
+                       : metrics.ftf_rho[j];
     jcts.push_back(job.jct_s);
     rhos.push_back(metrics.ftf_rho[j]);
+    weighted_rhos.push_back(metrics.ftf_rho_type_weighted[j]);
     summary.num_deadline_completions += job.outcome == JobOutcome::kDeadline;
     summary.num_failed_jobs += job.outcome == JobOutcome::kFailed;
   }
@@ -110,6 +175,14 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
       num_trace_jobs > 0 ? static_cast<double>(restarts) / num_trace_jobs : 0.0;
   FillJctMetrics(jcts, summary);
   FillFairnessMetrics(rhos, summary);
+  if (!weighted_rhos.empty()) {
+    double sum = 0.0;
+    for (double rho : weighted_rhos) {
+      sum += rho;
+      summary.worst_ftf_rho_type_weighted = std::max(summary.worst_ftf_rho_type_weighted, rho);
+    }
+    summary.mean_ftf_rho_type_weighted = sum / static_cast<double>(weighted_rhos.size());
+  }
   // Utilization: mean over GPUs of round(busy / makespan, 5) (`scheduler.py:3037-3058`).
   double utilization_sum = 0.0;
   for (double busy_s : result.gpu_busy_time_s) {
@@ -122,6 +195,7 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
           ? 100.0 * static_cast<double>(result.lease_extensions) /
                 static_cast<double>(result.lease_extension_opportunities)
           : 0.0;
+  metrics.gpu_types = DeriveGpuTypeMetrics(result, summary.makespan_s, num_gpus);
   return metrics;
 }
 
@@ -130,8 +204,10 @@ void ComputeMetrics(SimulationResult& result, int num_gpus) {
   for (std::size_t j = 0; j < result.jobs.size(); ++j) {
     result.jobs[j].ftf_rho = metrics.ftf_rho[j];
     result.jobs[j].ftf_rho_themis = metrics.ftf_rho_themis[j];
+    result.jobs[j].ftf_rho_type_weighted = metrics.ftf_rho_type_weighted[j];
   }
   result.summary = metrics.summary;
+  result.gpu_types = std::move(metrics.gpu_types);
 }
 
 }  // namespace adaptsim

@@ -191,13 +191,29 @@ std::string CatalogueThroughput::Describe() const {
   return "catalogue:" + catalogue_.path + "[" + catalogue_.name + "]";
 }
 
-std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec) {
+std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec,
+                                                       const std::string& gpu_type) {
   const std::string suffix = ".toml";
   if (spec.size() >= suffix.size() &&
       spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    return std::make_unique<CatalogueThroughput>(CatalogueThroughput::Read(spec));
+    auto catalogue = std::make_unique<CatalogueThroughput>(CatalogueThroughput::Read(spec));
+    // A catalogue built before GPU types were named is the default type's.
+    if (gpu_type != Cluster::kDefaultGpuType && catalogue->catalogue().name != gpu_type) {
+      throw InputError(spec, 0, "name",
+                       "the catalogue describes GPU type '" + catalogue->catalogue().name +
+                           "', not '" + gpu_type + "' (one catalogue per GPU type)");
+    }
+    return catalogue;
   }
-  return std::make_unique<ThroughputTable>(ThroughputTable::ReadJson(spec));
+  return std::make_unique<ThroughputTable>(ThroughputTable::ReadJson(spec, gpu_type));
+}
+
+ClusterThroughputs LoadClusterThroughputs(const std::string& spec, const Cluster& cluster) {
+  ClusterThroughputs throughputs{cluster, {}};
+  for (const GpuTypeCount& type : cluster.types()) {
+    throughputs.by_type.push_back(LoadThroughputSource(spec, type.name));
+  }
+  return throughputs;
 }
 
 void CatalogueFitOptions::Validate() const {

@@ -1,9 +1,10 @@
 // A Python class as an interval-engine policy (python_adapters.hpp, docs/python.md §5). The engine
 // calls this adapter exactly where it calls a C++ IntervalPolicy (adaptsim/interval_policy.hpp);
-// the adapter forwards to the Python methods and checks what they return.
+// the adapter forwards to the Python methods and refuses return values of the wrong type.
+#include <cstdio>
 #include <map>
 #include <memory>
-#include <set>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,16 @@ py::object MethodOrNone(const py::object& object, const char* name) {
   return object.attr(name);
 }
 
+/// " at t=N s" of an interval-engine decision.
+std::string At(const IntervalClusterView& cluster) {
+  char text[48];
+  std::snprintf(text, sizeof(text), " at t=%.10g s", cluster.now_s);
+  return text;
+}
+
+/// An interval policy over a Python object. Wrong types are refused here; jobs that are not
+/// active, node ids out of range, nodes over capacity and batch configurations below (1, 0) by the
+/// engine (decision_checks), as for C++ policies.
 class PythonIntervalPolicy final : public IntervalPolicy {
  public:
   PythonIntervalPolicy(py::object policy, std::string name)
@@ -47,7 +58,8 @@ class PythonIntervalPolicy final : public IntervalPolicy {
     try {
       observe_(Reference(job), Reference(observation));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "observe");
+      ThrowPolicyError(error, name_, "observe",
+                       "observe raised for job " + std::to_string(job.index));
     }
   }
 
@@ -62,55 +74,86 @@ class PythonIntervalPolicy final : public IntervalPolicy {
       return {fixed.atomic_bsz, fixed.accum_steps};
     }
     py::gil_scoped_acquire gil;
+    py::object result;
+    const std::string for_job = " for job " + std::to_string(job.index);
     try {
-      auto [atomic_bsz, accum_steps] =
-          choose_batch_(Reference(job), py::cast(placement)).cast<std::pair<int, int>>();
-      if (atomic_bsz < 1 || accum_steps < 0) {
-        throw PythonPolicyError(name_, 0, "choose_batch",
-                                "returned (" + std::to_string(atomic_bsz) + ", " +
-                                    std::to_string(accum_steps) +
-                                    "): needs atomic_bsz >= 1 and accum_steps >= 0");
-      }
-      return {atomic_bsz, accum_steps};
+      result = choose_batch_(Reference(job), py::cast(placement));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "choose_batch");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(
-          name_, 0, "choose_batch",
-          std::string("must return (atomic_bsz, accum_steps), two ints: ") + error.what());
+      ThrowPolicyError(error, name_, "choose_batch", "choose_batch raised" + for_job);
     }
+    std::optional<int> atomic_bsz, accum_steps;
+    if ((py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) &&
+        py::len(result) == 2) {
+      atomic_bsz = PythonId(result[py::int_(0)]);
+      accum_steps = PythonId(result[py::int_(1)]);
+    }
+    if (!atomic_bsz || !accum_steps) {
+      throw PolicyError(name_, "choose_batch",
+                        "choose_batch returned " + PythonValueText(result) + for_job +
+                            "; it returns (atomic_bsz, accum_steps), two ints");
+    }
+    return {*atomic_bsz, *accum_steps};
   }
 
   IntervalDecision Optimize(const IntervalClusterView& cluster) override {
     py::gil_scoped_acquire gil;
-    IntervalDecision decision;
+    py::object result;
     try {
-      py::object result = optimize_(Reference(cluster));
-      for (auto item : py::dict(result)) {
-        decision.allocations[item.first.cast<int>()] = item.second.cast<std::vector<int>>();
-      }
+      result = optimize_(Reference(cluster));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "optimize");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(
-          name_, 0, "optimize",
-          std::string("must return a dict {job id: [node id, ...]}: ") + error.what());
+      ThrowPolicyError(error, name_, "optimize", "optimize raised" + At(cluster));
     }
-    Check(cluster, decision);
+    const std::string form = "it returns a dict {job id: [node id per replica]}";
+    if (!py::isinstance<py::dict>(result)) {
+      Refuse(cluster, "returned " + PythonValueText(result), form);
+    }
+    IntervalDecision decision;
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(result)) {
+      const std::optional<int> id = PythonId(key);
+      if (!id) Refuse(cluster, "returned the key " + PythonValueText(key), "job ids are ints");
+      if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) {
+        Refuse(cluster, "returned " + PythonValueText(value) + " for job " + std::to_string(*id),
+               form);
+      }
+      std::vector<int>& nodes = decision.allocations[*id];
+      for (py::handle node : value) {
+        const std::optional<int> node_id = PythonId(node);
+        if (!node_id) {
+          Refuse(cluster,
+                 "returned the node " + PythonValueText(node) + " for job " + std::to_string(*id),
+                 "node ids are ints");
+        }
+        nodes.push_back(*node_id);
+      }
+    }
     return decision;
   }
 
   std::map<std::string, double> Statistics() const override {
     if (statistics_.is_none()) return {};
     py::gil_scoped_acquire gil;
+    py::object result;
     try {
-      return statistics_().cast<std::map<std::string, double>>();
+      result = statistics_();
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "statistics");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(name_, 0, "statistics",
-                              std::string("must return a dict {name: number}: ") + error.what());
+      ThrowPolicyError(error, name_, "statistics", "statistics raised");
     }
+    std::map<std::string, double> statistics;
+    if (py::isinstance<py::dict>(result)) {
+      for (auto [key, value] : py::reinterpret_borrow<py::dict>(result)) {
+        const std::optional<double> number = PythonReal(value);
+        if (!py::isinstance<py::str>(key) || !number) {
+          throw PolicyError(name_, "statistics",
+                            "statistics returned " + PythonValueText(key) + ": " +
+                                PythonValueText(value) + "; it returns a dict {name: number}");
+        }
+        statistics[key.cast<std::string>()] = *number;
+      }
+      return statistics;
+    }
+    throw PolicyError(
+        name_, "statistics",
+        "statistics returned " + PythonValueText(result) + "; it returns a dict {name: number}");
   }
 
  private:
@@ -119,32 +162,9 @@ class PythonIntervalPolicy final : public IntervalPolicy {
     return py::cast(&value, py::return_value_policy::reference);
   }
 
-  /// An allocation names active jobs and existing nodes, and no node holds more replicas than
-  /// it has GPUs (a Python policy's mistake is the task's failure, not an internal error).
-  void Check(const IntervalClusterView& cluster, const IntervalDecision& decision) const {
-    std::set<int> active;
-    for (const IntervalJobView& job : cluster.jobs) active.insert(job.index);
-    std::vector<int> used(cluster.num_nodes, 0);
-    for (const auto& [id, nodes] : decision.allocations) {
-      if (!active.count(id)) {
-        throw PythonPolicyError(
-            name_, 0, "optimize",
-            "allocates job " + std::to_string(id) +
-                ", which is not an active job at t=" + std::to_string(cluster.now_s) + " s");
-      }
-      for (int node : nodes) {
-        if (node < 0 || node >= cluster.num_nodes) {
-          throw PythonPolicyError(name_, 0, "optimize",
-                                  "job " + std::to_string(id) + ": node " + std::to_string(node) +
-                                      " outside [0, " + std::to_string(cluster.num_nodes) + ")");
-        }
-        if (++used[node] > cluster.gpus_per_node) {
-          throw PythonPolicyError(name_, 0, "optimize",
-                                  "node " + std::to_string(node) + " holds more than " +
-                                      std::to_string(cluster.gpus_per_node) + " replicas");
-        }
-      }
-    }
+  [[noreturn]] void Refuse(const IntervalClusterView& cluster, const std::string& what,
+                           const std::string& hint) const {
+    throw PolicyError(name_, "optimize", "optimize " + what + At(cluster) + "; " + hint);
   }
 
   py::object policy_, optimize_, choose_batch_, observe_, statistics_;

@@ -2,14 +2,20 @@
 // (adaptsim/python_policy.hpp).
 #include "adaptsim/python_policy.hpp"
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include "adaptsim/cluster.hpp"
 #include "adaptsim/cluster_state.hpp"
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/policy.hpp"
@@ -23,10 +29,48 @@ namespace {
 
 constexpr char kScheme[] = "py";
 
-/// Starts an interpreter when the process has none (the command line); inside the Python module
-/// one already runs. It lives until the process ends.
+/// The interpreter the command line embeds, as the path Python computes its prefix and
+/// site-packages from: the interpreter the build is for (ADAPTSIM_PYTHON_EXECUTABLE, CMake's
+/// Python_EXECUTABLE), or, inside an activated virtual environment made from it ($VIRTUAL_ENV
+/// whose pyvenv.cfg `home` holds that interpreter), the environment's python, so that its
+/// packages import. Never the first `python3` on PATH, which Python would otherwise take: a pyenv
+/// or conda one there would give the build's libpython another Python's standard library
+/// (docs/python.md §4).
+std::string EmbeddedProgram() {
+  namespace fs = std::filesystem;
+  const fs::path built_for = ADAPTSIM_PYTHON_EXECUTABLE;
+  const char* venv = std::getenv("VIRTUAL_ENV");
+  if (venv == nullptr || *venv == '\0') return built_for.string();
+  std::ifstream config(fs::path(venv) / "pyvenv.cfg");
+  std::error_code error;
+  for (std::string line; std::getline(config, line);) {
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos || line.substr(0, line.find_first_of(" =")) != "home") continue;
+    const std::size_t start = line.find_first_not_of(' ', eq + 1);
+    const fs::path home = start == std::string::npos ? "" : line.substr(start);
+    if (fs::equivalent(home / built_for.filename(), built_for, error)) {
+      return (fs::path(venv) / "bin" / built_for.filename()).string();
+    }
+  }
+  return built_for.string();
+}
+
+/// Starts an interpreter when the process has none (the command line), as pybind11 does but for
+/// EmbeddedProgram(); inside the Python module one already runs. It lives until the process ends.
 void EnsureInterpreter() {
-  if (!Py_IsInitialized()) py::initialize_interpreter();
+  if (Py_IsInitialized()) return;
+  PyConfig config;
+  PyConfig_InitIsolatedConfig(&config);  // pybind11's defaults: environment on, not isolated
+  config.isolated = 0;
+  config.use_environment = 1;
+  config.install_signal_handlers = 1;
+  const std::string program = EmbeddedProgram();
+  PyStatus status = PyConfig_SetBytesString(&config, &config.program_name, program.c_str());
+  if (PyStatus_Exception(status)) {
+    PyConfig_Clear(&config);
+    throw std::runtime_error("cannot start Python " + program);
+  }
+  py::initialize_interpreter(&config);
 }
 
 /// Binds the view types (BindPolicyView) into a module of their own unless the `adaptsim` Python
@@ -41,24 +85,26 @@ void EnsureView() {
   py::module_::import("sys").attr("modules")["adaptsim_view"] = view;
 }
 
-/// "Python exception:\n" + the formatted traceback of the exception being handled.
+/// The formatted traceback of the exception being handled (as Python prints it, without the
+/// last line break).
 std::string Traceback(py::error_already_set& error) {
+  std::string text;
   try {
     py::object format = py::module_::import("traceback").attr("format_exception");
     py::list lines = format(error.type(), error.value(), error.trace());
-    std::string text;
     for (py::handle line : lines) text += line.cast<std::string>();
-    return "Python exception:\n" + text;
   } catch (...) {
-    return std::string("Python exception: ") + error.what();
+    text = error.what();
   }
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
 }
 
 }  // namespace
 
 [[noreturn]] void ThrowPolicyError(py::error_already_set& error, const std::string& name,
-                                   const std::string& where) {
-  throw PythonPolicyError(name, 0, where, Traceback(error));
+                                   const std::string& method, const std::string& what) {
+  throw PolicyError(name, method, what + ":\n" + Traceback(error));
 }
 
 namespace {
@@ -94,7 +140,9 @@ py::object ImportClass(const std::string& name, const std::string& context) {
     }
     return object;
   } catch (py::error_already_set& error) {
-    ThrowPolicyError(error, name, "import");
+    ThrowPolicyError(
+        error, name, "import",
+        "importing " + parsed.qualname + " from module '" + parsed.module + "' raised");
   }
 }
 
@@ -102,13 +150,43 @@ bool BoolAttribute(const py::object& object, const char* attribute) {
   return py::hasattr(object, attribute) && py::bool_(object.attr(attribute));
 }
 
-/// AllocationPolicy over a Python object's compute_allocation(state).
+/// " in round N" of a round-engine decision.
+std::string InRound(const ClusterState& state) {
+  return " in round " + std::to_string(state.round_index);
+}
+
+/// The cluster's GPU types as the message names them ("p100=2,v100=2"; "32" for 32 GPUs of the
+/// default type).
+std::string TypesText(const ClusterState& state) {
+  return state.cluster != nullptr ? state.cluster->ToString() : std::to_string(state.num_gpus);
+}
+
+int NumGpuTypes(const ClusterState& state) {
+  return state.cluster != nullptr ? state.cluster->num_types() : 1;
+}
+
+/// The type index of a GPU type name a policy returned (ClusterState::cluster), or nullopt when
+/// `name` is not a str or names no type of the cluster.
+std::optional<int> GpuTypeIndex(const ClusterState& state, py::handle name) {
+  if (!py::isinstance<py::str>(name)) return std::nullopt;
+  const std::string text = name.cast<std::string>();
+  if (state.cluster != nullptr) return state.cluster->IndexOf(text);
+  if (text == Cluster::kDefaultGpuType) return 0;
+  return std::nullopt;
+}
+
+/// AllocationPolicy over a Python object's compute_allocation(state) -> {job id: time fraction}
+/// or {job id: {GPU type: time fraction}} (required on a cluster of several types). Wrong types
+/// and unknown GPU types are refused here; ids that are not active and fractions outside [0, 1],
+/// NaN or infinite are refused by the Gavel mechanism (CheckAllocation), as for C++ policies.
 class PythonAllocationPolicy final : public AllocationPolicy {
  public:
   PythonAllocationPolicy(py::object policy, std::string name)
       : policy_(std::move(policy)), name_(std::move(name)) {
     traits_.skip_nonpositive_priority = BoolAttribute(policy_, "skip_nonpositive_priority");
     traits_.stop_at_first_misfit = BoolAttribute(policy_, "stop_at_first_misfit");
+    traits_.shuffle_gpu_type_order = BoolAttribute(policy_, "shuffle_gpu_type_order");
+    traits_.several_gpu_types = true;
     method_ = policy_.attr("compute_allocation");
   }
   ~PythonAllocationPolicy() override {
@@ -119,30 +197,81 @@ class PythonAllocationPolicy final : public AllocationPolicy {
   AllocationPolicyTraits Traits() const override { return traits_; }
   Allocation ComputeAllocation(const ClusterState& state) override {
     py::gil_scoped_acquire gil;
-    Allocation allocation;
+    py::object result;
     try {
-      py::object result = method_(py::cast(&state, py::return_value_policy::reference));
-      for (auto item : py::dict(result)) {
-        allocation.time_fraction[item.first.cast<JobId>()] = item.second.cast<double>();
-      }
+      result = method_(py::cast(&state, py::return_value_policy::reference));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "compute_allocation");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(
-          name_, 0, "compute_allocation",
-          std::string("must return a dict {job id: time fraction}: ") + error.what());
+      ThrowPolicyError(error, name_, kMethod, std::string(kMethod) + " raised" + InRound(state));
+    }
+    if (!py::isinstance<py::dict>(result)) {
+      Refuse(state, "returned " + PythonValueText(result),
+             std::string("it returns a dict {job id: time fraction in [0, 1]}") +
+                 (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)
+                      ? " (a list of job ids is what plan_round returns)"
+                      : ""));
+    }
+    const int num_types = NumGpuTypes(state);
+    Allocation allocation;
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(result)) {
+      const std::optional<int> id = PythonId(key);
+      if (!id) Refuse(state, "returned the key " + PythonValueText(key), "job ids are ints");
+      const std::string job = " for job " + std::to_string(*id);
+      if (!py::isinstance<py::dict>(value)) {
+        if (num_types > 1) {
+          Refuse(state, "returned " + PythonValueText(value) + job,
+                 "on a cluster of several GPU types (" + TypesText(state) +
+                     ") a job's allocation is {GPU type: time fraction}");
+        }
+        allocation.time_fraction[*id] = Fraction(state, value, job);
+        continue;
+      }
+      std::vector<double> fractions(num_types, 0.0);
+      for (auto [type, x] : py::reinterpret_borrow<py::dict>(value)) {
+        const std::optional<int> k = GpuTypeIndex(state, type);
+        if (!k) {
+          Refuse(state, "returned the GPU type " + PythonValueText(type) + job,
+                 "the cluster's GPU types are " + TypesText(state) + " (state.gpu_types)");
+        }
+        fractions[*k] = Fraction(state, x, job + " on GPU type " + type.cast<std::string>());
+      }
+      allocation.time_fraction_by_type[*id] = std::move(fractions);
+    }
+    // One type: both forms are that type's fractions.
+    if (num_types == 1) {
+      for (const auto& [id, fractions] : allocation.time_fraction_by_type) {
+        allocation.time_fraction[id] = fractions[0];
+      }
+      allocation.time_fraction_by_type.clear();
     }
     return allocation;
   }
 
  private:
+  static constexpr char kMethod[] = "compute_allocation";
+  [[noreturn]] void Refuse(const ClusterState& state, const std::string& what,
+                           const std::string& hint) const {
+    throw PolicyError(name_, kMethod,
+                      std::string(kMethod) + " " + what + InRound(state) + "; " + hint);
+  }
+  double Fraction(const ClusterState& state, py::handle value, const std::string& job) const {
+    const std::optional<double> x = PythonReal(value);
+    if (!x) {
+      Refuse(state, "returned " + PythonValueText(value) + job,
+             "a time fraction is a number in [0, 1]");
+    }
+    return *x;
+  }
+
   py::object policy_;
   py::object method_;
   std::string name_;
   AllocationPolicyTraits traits_;
 };
 
-/// RoundScheduler over a Python object's plan_round(state) -> job ids.
+/// RoundScheduler over a Python object's plan_round(state) -> [job id or (job id, GPU type), …]
+/// (a GPU type per job is required on a cluster of several types). Wrong types and unknown GPU
+/// types are refused here; unknown or repeated ids and plans over a type's capacity by the engine
+/// (CheckRoundPlan), as for C++ policies.
 class PythonRoundScheduler final : public RoundScheduler {
  public:
   PythonRoundScheduler(py::object policy, std::string name)
@@ -154,39 +283,95 @@ class PythonRoundScheduler final : public RoundScheduler {
     method_ = py::object();
     policy_ = py::object();
   }
+  bool SupportsSeveralGpuTypes() const override { return true; }
   RoundPlan PlanRound(const ClusterState& state) override {
     py::gil_scoped_acquire gil;
-    RoundPlan plan;
+    py::object result;
     try {
-      py::object result = method_(py::cast(&state, py::return_value_policy::reference));
-      for (py::handle id : py::iter(result)) plan.jobs.push_back({id.cast<JobId>(), {}});
+      result = method_(py::cast(&state, py::return_value_policy::reference));
     } catch (py::error_already_set& error) {
-      ThrowPolicyError(error, name_, "plan_round");
-    } catch (const py::cast_error& error) {
-      throw PythonPolicyError(name_, 0, "plan_round",
-                              std::string("must return job ids: ") + error.what());
+      ThrowPolicyError(error, name_, kMethod, std::string(kMethod) + " raised" + InRound(state));
+    }
+    if (!IsSequence(result)) {
+      Refuse(state, "returned " + PythonValueText(result),
+             std::string("it returns a list of job ids") +
+                 (py::isinstance<py::dict>(result)
+                      ? " (a dict {job id: time fraction} is what compute_allocation returns)"
+                      : ""));
+    }
+    const bool several_types = NumGpuTypes(state) > 1;
+    const std::string pair_hint =
+        "(job id, GPU type) with a type of state.gpu_types (" + TypesText(state) + ")";
+    RoundPlan plan;
+    for (py::handle item : result) {
+      const std::string at = " at position " + std::to_string(plan.jobs.size());
+      py::object job = py::reinterpret_borrow<py::object>(item);
+      py::object type;
+      const bool pair = IsSequence(item);
+      if (pair) {
+        const auto entry = py::reinterpret_borrow<py::sequence>(item);
+        if (py::len(entry) != 2) {
+          Refuse(state, "returned " + PythonValueText(item) + at,
+                 "an entry is a job id or a pair " + pair_hint);
+        }
+        job = entry[0];
+        type = entry[1];
+      }
+      const std::optional<int> id = PythonId(job);
+      if (!id) Refuse(state, "returned " + PythonValueText(item) + at, "job ids are ints");
+      PlannedJob planned{*id, {}};
+      if (pair) {
+        const std::optional<int> k = GpuTypeIndex(state, type);
+        if (!k) {
+          Refuse(state, "put job " + std::to_string(*id) + " on GPU type " + PythonValueText(type),
+                 "the cluster's GPU types are " + TypesText(state) + " (state.gpu_types)");
+        }
+        planned.gpu_type = *k;
+      } else if (several_types) {
+        Refuse(state, "named job " + std::to_string(*id) + " without a GPU type",
+               "on a cluster of several GPU types each entry is a pair " + pair_hint);
+      }
+      plan.jobs.push_back(std::move(planned));
     }
     return plan;
   }
 
  private:
+  static constexpr char kMethod[] = "plan_round";
+  static bool IsSequence(const py::handle& value) {
+    return py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value);
+  }
+  [[noreturn]] void Refuse(const ClusterState& state, const std::string& what,
+                           const std::string& hint) const {
+    throw PolicyError(name_, kMethod,
+                      std::string(kMethod) + " " + what + InRound(state) + "; " + hint);
+  }
+
   py::object policy_;
   py::object method_;
   std::string name_;
 };
 
 /// The engine a Python policy class runs on: optimize(cluster) -> the interval engine;
-/// compute_allocation(state) or plan_round(state) -> the round engine. Throws InputError(context)
-/// for a class with none of them.
-EngineKind EngineOf(const py::object& cls, const std::string& name, const std::string& context) {
-  if (py::hasattr(cls, "optimize")) return EngineKind::kInterval;
-  if (py::hasattr(cls, "compute_allocation") || py::hasattr(cls, "plan_round")) {
-    return EngineKind::kRound;
+/// compute_allocation(state) or plan_round(state) -> the round engine. Throws PolicyError (method
+/// "class") for a class with none of them or with more than one (which one would run is not the
+/// user's to guess).
+EngineKind EngineOf(const py::object& cls, const std::string& name) {
+  const char* kMethods[] = {"compute_allocation", "plan_round", "optimize"};
+  std::vector<std::string> defined;
+  for (const char* method : kMethods) {
+    if (py::hasattr(cls, method)) defined.push_back(method);
   }
-  throw InputError(context, 0, "policy",
-                   "'" + name +
-                       "' has none of compute_allocation(state), plan_round(state) (round "
-                       "engine) or optimize(cluster) (interval engine)");
+  const std::string kinds =
+      "compute_allocation(state) (time fractions for the Gavel mechanism), plan_round(state) "
+      "(each round's jobs) or optimize(cluster) (the interval engine)";
+  if (defined.empty()) throw PolicyError(name, "class", "the class defines none of " + kinds);
+  if (defined.size() > 1) {
+    throw PolicyError(name, "class",
+                      "the class defines both " + defined[0] + " and " + defined[1] +
+                          "; a policy implements exactly one of " + kinds);
+  }
+  return defined[0] == "optimize" ? EngineKind::kInterval : EngineKind::kRound;
 }
 
 PolicyInfo Describe(const std::string& name, const std::string& context) {
@@ -195,7 +380,7 @@ PolicyInfo Describe(const std::string& name, const std::string& context) {
   py::object cls = ImportClass(name, context);
   PolicyInfo info;
   info.name = name;
-  info.engine = EngineOf(cls, name, context);
+  info.engine = EngineOf(cls, name);
   py::object doc = cls.attr("__doc__");
   if (!doc.is_none()) {
     std::string text = doc.cast<std::string>();
@@ -213,7 +398,7 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
   py::gil_scoped_acquire gil;
   EnsureView();
   py::object cls = ImportClass(name, context);
-  const EngineKind engine = EngineOf(cls, name, context);
+  const EngineKind engine = EngineOf(cls, name);
   // The options are the class's keyword arguments (the interval engine's options are the task's,
   // TaskConfig::interval, never in them).
   py::object policy;
@@ -221,7 +406,9 @@ PolicyInstance Make(const std::string& name, const nlohmann::json& options,
     py::dict kwargs = py::module_::import("json").attr("loads")(options.dump());
     policy = cls(**kwargs);
   } catch (py::error_already_set& error) {
-    ThrowPolicyError(error, name, "options");
+    ThrowPolicyError(error, name, "options",
+                     "constructing " + Parse(name, context).qualname + "(**options) with options " +
+                         options.dump() + " raised");
   }
   if (engine == EngineKind::kInterval) {
     return PolicyInstance(MakePythonIntervalPolicy(std::move(policy), name));
@@ -262,7 +449,7 @@ std::string Identity(const std::string& name) {
     }
     hash = "sha1:" + hashlib.attr("sha1")(bytes).attr("hexdigest")().cast<std::string>();
   } catch (py::error_already_set& error) {
-    ThrowPolicyError(error, name, "source");
+    ThrowPolicyError(error, name, "source", "reading the policy's source raised");
   }
   cache[name] = hash;
   return hash;

@@ -48,6 +48,7 @@ LpSolution SolveWithClp(const LpProblem& problem, const LpOptions& options) {
   model.setOptimizationDirection(problem.maximize ? -1.0 : 1.0);
   model.setMaximumIterations(options.max_iterations);
   model.setPrimalTolerance(options.primal_tolerance);
+  if (options.geometric_scaling) model.scaling(1);
   ClpSolve solve;
   switch (options.method) {
     case LpMethod::kDualSimplex:
@@ -61,7 +62,25 @@ LpSolution SolveWithClp(const LpProblem& problem, const LpOptions& options) {
       break;
   }
   solve.setPresolveType(options.presolve ? ClpSolve::presolveOn : ClpSolve::presolveOff);
-  model.initialSolve(solve);
+  const LpBasis* warm = options.warm_start;
+  if (warm != nullptr && options.method != LpMethod::kBarrierNoCrossover &&
+      static_cast<int>(warm->column_status.size()) == problem.num_cols &&
+      static_cast<int>(warm->row_status.size()) == problem.num_rows) {
+    model.createStatus();
+    for (int j = 0; j < problem.num_cols; ++j) {
+      model.setColumnStatus(j, static_cast<ClpSimplex::Status>(warm->column_status[j]));
+    }
+    for (int r = 0; r < problem.num_rows; ++r) {
+      model.setRowStatus(r, static_cast<ClpSimplex::Status>(warm->row_status[r]));
+    }
+    if (options.method == LpMethod::kPrimalSimplex) {
+      model.primal();
+    } else {
+      model.dual();
+    }
+  } else {
+    model.initialSolve(solve);
+  }
 
   LpSolution solution;
   solution.iterations = model.numberIterations();
@@ -78,6 +97,16 @@ LpSolution SolveWithClp(const LpProblem& problem, const LpOptions& options) {
   if (solution.status == LpStatus::kOptimal || solution.status == LpStatus::kLimitReached) {
     const double* x = model.primalColumnSolution();
     solution.x.assign(x, x + problem.num_cols);
+    const double* duals = model.dualRowSolution();
+    solution.row_duals.assign(duals, duals + problem.num_rows);
+    if (options.method != LpMethod::kBarrierNoCrossover) {
+      for (int j = 0; j < problem.num_cols; ++j) {
+        solution.basis.column_status.push_back(static_cast<int>(model.getColumnStatus(j)));
+      }
+      for (int r = 0; r < problem.num_rows; ++r) {
+        solution.basis.row_status.push_back(static_cast<int>(model.getRowStatus(r)));
+      }
+    }
     solution.objective = model.objectiveValue();
   }
   return solution;

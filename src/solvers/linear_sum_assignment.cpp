@@ -14,7 +14,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Working state of one solve (SciPy's variable names in comments).
 struct LsapState {
   std::int64_t rows = 0, cols = 0;
-  std::vector<double> cost;              // shifted to be >= 0
+  std::vector<double> cost;
   std::vector<double> row_dual;          // u
   std::vector<double> col_dual;          // v
   std::vector<double> path_cost;         // shortestPathCosts
@@ -88,7 +88,7 @@ void UpdateDualsAndAugment(LsapState& s, std::int64_t row, std::int64_t sink, do
 }  // namespace
 
 std::vector<std::int64_t> LinearSumAssignment(const std::vector<double>& cost, std::int64_t rows,
-                                              std::int64_t cols) {
+                                              std::int64_t cols, LsapCostShift shift) {
   if (rows < 0 || cols < 0 || static_cast<std::int64_t>(cost.size()) != rows * cols) {
     throw InputError("linear_sum_assignment", 0, "cost", "shape does not match rows x cols");
   }
@@ -103,9 +103,11 @@ std::vector<std::int64_t> LinearSumAssignment(const std::vector<double>& cost, s
   }
   LsapState s;
   s.rows = rows, s.cols = cols;
-  const double min_cost = *std::min_element(cost.begin(), cost.end());
-  s.cost.resize(cost.size());
-  for (std::size_t k = 0; k < cost.size(); ++k) s.cost[k] = cost[k] - min_cost;
+  s.cost = cost;
+  if (shift == LsapCostShift::kMinimum) {
+    const double min_cost = *std::min_element(cost.begin(), cost.end());
+    for (double& c : s.cost) c -= min_cost;
+  }
   s.row_dual.assign(rows, 0.0);
   s.col_dual.assign(cols, 0.0);
   s.path_cost.assign(cols, kInf);

@@ -1,5 +1,6 @@
 // The columns of the results file (private to src/store): the result records' field lists
-// (adaptsim/result_fields.hpp) and the /summary row's, used by both the writer and the readers.
+// (adaptsim/result_fields.hpp) and the /summary row's (VisitSummaryColumns, adaptsim/store.hpp),
+// used by both the writer and the readers.
 // A Visit* function calls `visit(name, units, field)` for every column of a record, in file
 // order; `R` may be const (writing) or not (reading).
 #pragma once
@@ -7,6 +8,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adaptsim/job.hpp"
@@ -17,23 +19,21 @@
 
 namespace adaptsim::store {
 
-template <typename R, typename V>
-void VisitSummaryColumns(R& row, V&& visit) {
-  visit("task_id", "", row.task_id);
-  visit("task_index", "id", row.task_index);
-  visit("status", "", row.status);
-  visit("message", "", row.message);
-  visit("policy", "", row.policy);
-  visit("trace", "", row.trace);
-  visit("throughputs", "", row.throughputs);
-  visit("num_gpus", "gpus", row.num_gpus);
-  visit("seed", "id", row.seed);
-  visit("round_duration_s", "s", row.round_duration_s);
-  visit("deadline_factor", "1", row.deadline_factor);
-  visit("policy_options", "", row.policy_options);
-  VisitMetricFields(row.metrics, visit);
-  visit("wall_time_s", "s", row.wall_time_s);
-  visit("rank", "id", row.rank);
+/// Whether a column of /summary, of a task's summary attributes or of its jobs table was added in
+/// schema_version 4 (docs/results-format.md, "Versions"): a file of an older version lacks it, and
+/// its readers leave the field at its default (the summary's `cluster`: num_gpus in decimal).
+inline bool AddedInVersion4(std::string_view column) {
+  return column == "cluster" || column == "mean_ftf_rho_type_weighted" ||
+         column == "worst_ftf_rho_type_weighted" || column == "ftf_rho_type_weighted";
+}
+
+/// `visit` restricted to the columns a file of `schema_version` holds.
+template <typename V>
+auto ColumnsOfVersion(std::int64_t schema_version, V& visit) {
+  return [schema_version, &visit](const char* name, const char* units, auto& field) {
+    if (schema_version < 4 && AddedInVersion4(name)) return;
+    visit(name, units, field);
+  };
 }
 
 // Field <-> stored value. Integers are stored as int64 (seeds as uint64), enums as strings.

@@ -68,6 +68,7 @@ SummaryRow MakeSummaryRow(const TaskRecord& record) {
   row.trace = keys.trace_path;
   row.throughputs = keys.throughputs_path;
   row.num_gpus = keys.num_gpus;
+  row.cluster = keys.cluster;
   row.seed = keys.seed;
   row.round_duration_s = keys.round_duration_s;
   row.deadline_factor = keys.deadline_factor;
@@ -190,6 +191,15 @@ void WriteResultTables(hid_t task_group, const SimulationResult& result, ResultD
   store::WriteColumn(task_group, "gpu_busy_time_s", result.gpu_busy_time_s, "s", false);
 }
 
+/// The per-GPU-type table, at every detail level (a row per type of the cluster; none for a
+/// failed task or the interval engine).
+void WriteGpuTypes(hid_t task_group, const std::vector<GpuTypeResult>& gpu_types) {
+  Handle group = store::CreateGroup(task_group, "gpu_types");
+  store::WriteTable(
+      group, store::ToTable(gpu_types, [](const auto& t, auto&& v) { VisitGpuTypeFields(t, v); }),
+      false);
+}
+
 void WriteSummaryAttributes(hid_t task_group, const SimulationResult& result) {
   Handle summary = store::CreateGroup(task_group, "summary");
   VisitMetricFields(result.summary, [&](const char* name, const char*, const auto& field) {
@@ -219,11 +229,12 @@ void WriteTask(hid_t tasks, const TaskRecord& record) {
   store::WriteAttribute(group, "wall_time_s", record.result.wall_time_s);
   store::WriteAttribute(group, "detail", std::string(ToString(record.detail)));
   WriteResultTables(group, record.result, record.detail);
+  WriteGpuTypes(group, record.result.gpu_types);
   WriteSummaryAttributes(group, record.result);
 }
 
 store::Table SummaryTable(const std::vector<SummaryRow>& rows) {
-  return store::ToTable(rows, [](const auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+  return store::ToTable(rows, [](const auto& r, auto&& v) { VisitSummaryColumns(r, v); });
 }
 
 }  // namespace

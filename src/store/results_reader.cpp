@@ -72,9 +72,10 @@ const char* Version2JobColumn(const char* name) {
 /// round extras; its workload column holds the application).
 std::vector<JobResult> ReadVersion2Jobs(hid_t group) {
   std::vector<JobResult> jobs = store::ReadTable<JobResult>(group, [](auto& j, auto&& v) {
-    VisitJobFields(j, [&](const char* name, const char* units, auto& field) {
+    auto renamed = [&](const char* name, const char* units, auto& field) {
       v(Version2JobColumn(name), units, field);
-    });
+    };
+    VisitJobFields(j, store::ColumnsOfVersion(2, renamed));
   });
   std::vector<RoundJobExtras> extras = store::ReadTable<RoundJobExtras>(
       group, [](auto& e, auto&& v) { VisitJobExtrasFields(e, v); });
@@ -88,8 +89,9 @@ std::vector<JobResult> ReadVersion2Jobs(hid_t group) {
 std::vector<JobResult> ReadJobs(hid_t task_group, std::int64_t schema_version) {
   Handle group = store::OpenGroup(task_group, "jobs");
   if (schema_version == 2) return ReadVersion2Jobs(group);
-  std::vector<JobResult> jobs =
-      store::ReadTable<JobResult>(group, [](auto& j, auto&& v) { VisitJobFields(j, v); });
+  std::vector<JobResult> jobs = store::ReadTable<JobResult>(group, [&](auto& j, auto&& v) {
+    VisitJobFields(j, store::ColumnsOfVersion(schema_version, v));
+  });
   if (jobs.empty()) return jobs;
   const std::string engine = StringAttribute(group, "engine");
   JobExtras kind;
@@ -132,11 +134,21 @@ void ReadResultTables(hid_t task_group, std::int64_t schema_version, SimulationR
   result.gpu_busy_time_s = TypedColumn<double>(task_group, "gpu_busy_time_s");
 }
 
-void ReadSummaryAttributes(hid_t task_group, SimulationResult& result) {
+/// The per-GPU-type table (schema_version 4 on; older files have none: empty).
+std::vector<GpuTypeResult> ReadGpuTypes(hid_t task_group, std::int64_t schema_version) {
+  if (schema_version < 4) return {};
+  Handle group = store::OpenGroup(task_group, "gpu_types");
+  return store::ReadTable<GpuTypeResult>(group,
+                                         [](auto& t, auto&& v) { VisitGpuTypeFields(t, v); });
+}
+
+void ReadSummaryAttributes(hid_t task_group, std::int64_t schema_version,
+                           SimulationResult& result) {
   Handle summary = store::OpenGroup(task_group, "summary");
-  VisitMetricFields(result.summary, [&](const char* name, const char*, auto& field) {
+  auto read = [&](const char* name, const char*, auto& field) {
     ReadNumberAttribute(summary, name, field);
-  });
+  };
+  VisitMetricFields(result.summary, store::ColumnsOfVersion(schema_version, read));
   ReadNumberAttribute(summary, "lease_extensions", result.lease_extensions);
   ReadNumberAttribute(summary, "lease_extension_opportunities",
                       result.lease_extension_opportunities);
@@ -160,11 +172,18 @@ ResultDetail DetailAttribute(hid_t object, const std::string& where) {
   return *detail;
 }
 
-/// The /summary rows of an open results file.
-std::vector<SummaryRow> SummaryRows(hid_t file) {
+/// The /summary rows of an open results file (`path` names it in errors). Rows of a file older
+/// than version 4 get the cluster of their GPU count.
+std::vector<SummaryRow> SummaryRows(hid_t file, const std::string& path) {
+  const std::int64_t schema_version = SchemaVersion(file, path);
   Handle summary = store::OpenGroup(file, "summary");
-  return store::ReadTable<SummaryRow>(summary,
-                                      [](auto& r, auto&& v) { store::VisitSummaryColumns(r, v); });
+  std::vector<SummaryRow> rows = store::ReadTable<SummaryRow>(summary, [&](auto& r, auto&& v) {
+    VisitSummaryColumns(r, store::ColumnsOfVersion(schema_version, v));
+  });
+  if (schema_version < 4) {
+    for (SummaryRow& row : rows) row.cluster = std::to_string(row.num_gpus);
+  }
+  return rows;
 }
 
 /// /meta@detail of the open results file at `path`.
@@ -177,7 +196,7 @@ ResultDetail FileDetail(hid_t file, const std::string& path) {
 
 std::vector<SummaryRow> ReadSummary(const std::string& path) {
   store::ErrorScope errors;
-  return SummaryRows(store::OpenFile(path, false));
+  return SummaryRows(store::OpenFile(path, false), path);
 }
 
 SummaryWithDetail ReadSummaryWithDetail(const std::string& path) {
@@ -185,7 +204,7 @@ SummaryWithDetail ReadSummaryWithDetail(const std::string& path) {
   Handle file = store::OpenFile(path, false);
   SummaryWithDetail read;
   read.detail = FileDetail(file, path);
-  read.rows = SummaryRows(file);
+  read.rows = SummaryRows(file, path);
   return read;
 }
 
@@ -209,7 +228,8 @@ StoredTask ReadStoredTask(hid_t file, const std::string& path, const std::string
   task.result.message = task.message;
   ReadNumberAttribute(group, "wall_time_s", task.result.wall_time_s);
   ReadResultTables(group, schema_version, task.result, task.detail);
-  ReadSummaryAttributes(group, task.result);
+  task.result.gpu_types = ReadGpuTypes(group, schema_version);
+  ReadSummaryAttributes(group, schema_version, task.result);
   return task;
 }
 

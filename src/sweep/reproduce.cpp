@@ -49,11 +49,22 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
         {"pollux_scale", "pollux_scale.toml",
          "optional, hours of CPU: Pollux on the scale study's 64/128/256-GPU clusters",
          /*optional=*/true}}},
+      {"gavel",
+       {{"heterogeneous", "heterogeneous.toml",
+         "mixed clusters: 120/460/900 jobs on 32/128/256 GPUs (2:1:1 V100:P100:K80), each "
+         "policy family heterogeneity-agnostic and -aware"},
+        {"gavel_job_rate", "gavel_job_rate.toml",
+         "Gavel's Fig. 8 shape: average JCT against input job rate on 36:36:36, aware vs "
+         "agnostic"}}},
       {"pollux",
        {{"pollux_jobload", "pollux_jobload.toml",
          "job-load sweep: 8 workloads x load 0.5/1/1.5/2 x Pollux, Optimus, Tiresias"},
         {"pollux_interval", "pollux_interval.toml",
-         "scheduling-interval sweep: 8 workloads x interval 30 s to 8 min, Pollux"}}}};
+         "scheduling-interval sweep: 8 workloads x interval 30 s to 8 min, Pollux"},
+        {"pollux_realistic", "pollux_realistic.toml",
+         "realistic job configurations: 8 workloads x Pollux, Optimus+Oracle, Tiresias"},
+        {"pollux_fairness", "pollux_fairness.toml",
+         "fairness knob: 8 workloads x load 1/2 x p = 1 to -10, Pollux"}}}};
   return kPapers;
 }
 
@@ -169,7 +180,7 @@ int Report(const ReproduceOptions& options) {
 }  // namespace
 
 const std::vector<std::string>& ReproduciblePapers() {
-  static const std::vector<std::string> kNames = {"shockwave", "pollux"};
+  static const std::vector<std::string> kNames = {"shockwave", "pollux", "gavel"};
   return kNames;
 }
 
@@ -177,7 +188,7 @@ const std::vector<ReproductionSweep>& ReproductionSweeps(const std::string& pape
   auto found = Papers().find(paper);
   if (found == Papers().end()) {
     throw InputError("command line", 0, "paper",
-                     "unknown paper '" + paper + "' (shockwave or pollux)");
+                     "unknown paper '" + paper + "' (shockwave, pollux or gavel)");
   }
   return found->second;
 }

@@ -56,6 +56,11 @@ void serialize(Archive& ar, adaptsim::ThroughputSample& s, unsigned /*version*/)
 }
 
 template <typename Archive>
+void serialize(Archive& ar, adaptsim::GpuTypeResult& t, unsigned /*version*/) {
+  adaptsim::VisitGpuTypeFields(t, ArchiveFields<Archive>{ar});
+}
+
+template <typename Archive>
 void serialize(Archive& ar, adaptsim::SummaryMetrics& m, unsigned /*version*/) {
   adaptsim::VisitMetricFields(m, ArchiveFields<Archive>{ar});
 }
@@ -64,7 +69,7 @@ template <typename Archive>
 void serialize(Archive& ar, adaptsim::SimulationResult& r, unsigned /*version*/) {
   ar& r.status& r.message& r.jobs& r.rounds& r.throughput_timeline& r.gpu_busy_time_s;
   ar& r.lease_extensions& r.lease_extension_opportunities& r.summary& r.policy_statistics;
-  ar& r.input_statistics& r.wall_time_s;
+  ar& r.input_statistics& r.gpu_types& r.wall_time_s;
 }
 
 template <typename Archive>

@@ -82,6 +82,7 @@ std::vector<TaskConfig> ExpandSweep(const SweepSpec& spec) {
         Apply(d.keys[k], d.rows[position[i]][k], task, row, spec.spec_path);
       }
     }
+    task.simulation.TakeGpuCountFromCluster();
     auto own = row.options.find(task.policy);
     if (own != row.options.end()) {
       // An interval engine option in the policy's table is the engine's, for this policy's tasks

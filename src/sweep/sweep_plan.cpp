@@ -7,6 +7,7 @@
 
 #include "adaptsim/checksum.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task_fields.hpp"
 
@@ -149,6 +150,29 @@ SweepPlan MakePlan(const SweepCommandOptions& options, int rank_count) {
   return plan;
 }
 
+namespace {
+
+/// A note when the sweep has several seeds and policies that ignore them: their tasks differ
+/// only in the task id (docs/sweeps.md §1, "Seeds").
+void PrintSeedNote(const SweepPlan& plan, std::FILE* out) {
+  std::set<std::uint64_t> seeds;
+  std::set<std::string> unseeded;
+  for (const PlannedTask& t : plan.tasks) {
+    seeds.insert(t.config.seed);
+    if (!FindPolicy(t.config.policy, "policy").uses_seed) unseeded.insert(t.config.policy);
+  }
+  if (seeds.size() < 2 || unseeded.empty()) return;
+  std::string names;
+  for (const std::string& name : unseeded) names += (names.empty() ? "" : ", ") + name;
+  std::fprintf(out,
+               "note: %zu seeds, but %s draw%s no random numbers (nor does the engine): on a "
+               "fixed trace their tasks for different seeds differ only in the task id; vary the "
+               "trace (or generate one per seed) to sample (docs/sweeps.md §1)\n",
+               seeds.size(), names.c_str(), unseeded.size() == 1 ? "s" : "");
+}
+
+}  // namespace
+
 void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
   std::fprintf(out, "%5s  %-32s  %-18s %5s %5s %12s  %-8s %s\n", "index", "task_id", "policy",
                "gpus", "seed", "cost", "state", "trace / options");
@@ -177,6 +201,7 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
   std::fprintf(out, "%zu tasks, %zu to run (* = rerun); expected cost %.0f of %.0f; detail %s\n",
                plan.tasks.size(), plan.pending.size(), pending, total,
                std::string(ToString(plan.detail)).c_str());
+  PrintSeedNote(plan, out);
 }
 
 std::size_t MergeSweep(const SweepPlan& plan, const std::map<std::string, double>& statistics) {

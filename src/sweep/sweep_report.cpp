@@ -17,6 +17,13 @@ std::string TraceName(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
+/// `text` padded with spaces to `width` characters (UTF-8: "·" is one character, two bytes).
+std::string Padded(const std::string& text, std::size_t width) {
+  std::size_t characters = 0;
+  for (unsigned char c : text) characters += (c & 0xC0) != 0x80;
+  return text + std::string(width > characters ? width - characters : 0, ' ');
+}
+
 }  // namespace
 
 void SweepReport::Add(const TaskRecord& record) {
@@ -33,30 +40,35 @@ void SweepReport::PrintTable(std::FILE* out) const {
             [](const Row& a, const Row& b) { return a.task_index < b.task_index; });
   std::set<std::string> traces;
   std::vector<LabelledTask> tasks;
+  std::vector<ScenarioOf> scenarios;
   for (const Row& row : rows) {
     traces.insert(row.trace);
     tasks.push_back({row.policy, row.trace + "|" + std::to_string(row.num_gpus), row.options});
+    scenarios.push_back(
+        {row.metrics.num_jobs, row.num_gpus, std::filesystem::path(row.trace).stem().string()});
   }
   std::map<std::string, std::set<std::string>> varied = VariedOptions(tasks);
   const Labels& labels = BuiltinLabels();
+  const std::vector<std::string> scenario_labels = labels.ScenarioLabels(scenarios);
   bool show_trace = traces.size() > 1;
   if (show_trace) std::fprintf(out, "%-30s ", "scenario");
   std::fprintf(out, "%-36s %5s %6s %-8s %12s %12s %13s %20s %11s\n", "policy", "gpus", "seed",
                "status", "makespan_s", "mean_jct_s", "worst_ftf_rho", "unfair_fraction_1_05",
                "utilization");
-  for (const Row& row : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
     const SummaryMetrics& m = row.metrics;
     std::string label =
         labels.PolicyLabel(row.policy, row.options, varied[row.policy], row.round_duration_s);
-    if (show_trace) {
-      // A failed task has no job count: its trace's file name stands in.
-      std::string scenario =
-          m.num_jobs > 0 ? labels.ScenarioLabel(m.num_jobs, row.num_gpus) : row.trace;
-      std::fprintf(out, "%-30s ", scenario.c_str());
+    if (show_trace) std::fprintf(out, "%s ", Padded(scenario_labels[i], 30).c_str());
+    std::fprintf(out, "%-36s %5d %6llu %-8s ", label.c_str(), row.num_gpus,
+                 static_cast<unsigned long long>(row.seed),
+                 std::string(ToString(row.status)).c_str());
+    if (row.status == TaskStatus::kFailed) {  // no metrics (docs/results-format.md)
+      std::fprintf(out, "%12s %12s %13s %20s %11s\n", "-", "-", "-", "-", "-");
+      continue;
     }
-    std::fprintf(out, "%-36s %5d %6llu %-8s %12.1f %12.1f %13.4f %20.4f %11.4f\n", label.c_str(),
-                 row.num_gpus, static_cast<unsigned long long>(row.seed),
-                 std::string(ToString(row.status)).c_str(), m.makespan_s, m.mean_jct_s,
+    std::fprintf(out, "%12.1f %12.1f %13.4f %20.4f %11.4f\n", m.makespan_s, m.mean_jct_s,
                  m.worst_ftf_rho, m.unfair_fraction_1_05, m.utilization);
   }
   std::fprintf(out, "%zu tasks, %zu failed or timed out\n", rows.size(), failures_);

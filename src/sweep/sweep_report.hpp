@@ -19,7 +19,8 @@ class SweepReport {
   void Add(const TaskRecord& record);
   /// Columns policy (display name, plus the options that vary between that policy's tasks),
   /// gpus, seed, status, makespan_s, mean_jct_s, worst_ftf_rho, unfair_fraction_1_05,
-  /// utilization (plus the scenario, "120 jobs · 32 GPUs", when the sweep has several traces),
+  /// utilization (plus the scenario, "120 jobs · 32 GPUs", per row when the sweep has several
+  /// traces, with the trace's name when two traces share that label; ScenarioLabels),
   /// in sweep order.
   void PrintTable(std::FILE* out) const;
 

@@ -102,9 +102,11 @@ struct Reader {
   std::string file;
   fs::path dir;
 
+  /// InputError at `node`; `multiline` keeps the line breaks of a message that quotes a
+  /// policy's error (a Python traceback) when the command line prints it.
   [[noreturn]] void Throw(const toml::node& node, const std::string& field,
-                          const std::string& message) const {
-    throw InputError(file, Line(node), field, message);
+                          const std::string& message, bool multiline = false) const {
+    throw InputError(file, Line(node), field, message).Multiline(multiline);
   }
   [[noreturn]] void WrongType(const toml::node& node, const std::string& field,
                               const std::string& expected) const {
@@ -153,17 +155,6 @@ std::string ReadPath(const Reader& reader, const toml::node& node, const std::st
   }
   reader.Throw(node, field,
                std::string(folder_ok ? "file or folder" : "file") + " not found: " + path.string());
-}
-
-std::int64_t ReadInteger(const Reader& reader, const toml::node& node, const std::string& field,
-                         std::int64_t minimum) {
-  if (!node.is_integer()) reader.WrongType(node, field, "an integer");
-  std::int64_t value = *node.value<std::int64_t>();
-  if (value < minimum) {
-    reader.Throw(node, field,
-                 "must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
-  }
-  return value;
 }
 
 double ReadPositiveNumber(const Reader& reader, const toml::node& node, const std::string& field) {
@@ -219,7 +210,7 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
       FindPolicy(name, field);
       return name;
     } catch (const InputError& error) {
-      reader.Throw(node, field, error.what());
+      reader.Throw(node, field, error.what(), error.multiline());
     }
   }
   std::string known;
@@ -232,86 +223,35 @@ std::string ReadPolicyName(const Reader& reader, const toml::node& node, const s
 /// keys of ProductionSourceKeys().
 const std::string kProductionPrefix = "production.";
 
-double ReadNonNegativeNumber(const Reader& reader, const toml::node& node,
-                             const std::string& field) {
-  if (!node.is_number()) reader.WrongType(node, field, "a number");
-  double value = *node.value<double>();
-  if (!(value >= 0.0) || !std::isfinite(value))
-    reader.Throw(node, field, "must be finite and >= 0");
-  return value;
-}
-
-/// One value of `[production]` key `key`, type-checked; the values' ranges and combinations are
-/// checked by ProductionSource::FromJson when the tasks are expanded. A value that is itself a
-/// list (virtual_clusters, mapping, mode_mix) is swept as a list of lists; a single virtual
-/// cluster may be written as a string.
+/// One value of `[production]` key `key` as the canonical JSON of its field
+/// (VisitProductionSourceFields), type- and range-checked by the field's declaration; errors point
+/// at the node. Checks across keys (Philly-only options, the mapping's order, mode_mix's sum) are
+/// ProductionSource::FromJson's when the tasks are expanded. A value that is itself a list
+/// (virtual_clusters, mapping, mode_mix) is swept as a list of lists; a single virtual cluster may
+/// be written as a string.
 nlohmann::json ReadProductionValue(const Reader& reader, const std::string& key,
                                    const toml::node& node, const std::string& field) {
-  const char* list_hint = " (a single list value is written as a list of lists: [[...]])";
-  if (key == "format") {
-    if (!node.is_string()) reader.WrongType(node, field, "\"philly\" or \"itp\"");
-    std::string format = *node.value<std::string>();
-    ParseProductionLogFormat(format, reader.file, Line(node), field);
-    return format;
-  }
-  if (key == "window_start") {
-    if (!node.is_string())
-      reader.WrongType(node, field, "a timestamp string \"YYYY-MM-DD HH:MM:SS\"");
-    std::string text = *node.value<std::string>();  // "" = window_start_s decides
-    if (!text.empty()) ParseWallClockSeconds(text, reader.file, Line(node), field);
-    return text;
-  }
-  if (key == "pollux_filter" || key == "skip_unsimulable") {
-    if (!node.is_boolean()) reader.WrongType(node, field, "true or false");
-    return *node.value<bool>();
-  }
-  if (key == "model_seed") return static_cast<std::uint64_t>(ReadInteger(reader, node, field, 0));
-  if (key == "sample_jobs") return ReadInteger(reader, node, field, 0);  // 0 = no sample
-  if (key == "sample_start_hour" || key == "sample_hours") {
-    return ReadInteger(reader, node, field, 0);  // ranges: ProductionSource::FromJson
-  }
-  if (key == "virtual_clusters") {
-    if (node.is_string()) return nlohmann::json::array({*node.value<std::string>()});
-    const toml::array* ids = node.as_array();
-    if (ids == nullptr) reader.WrongType(node, field, "a cluster id or a list of ids");
-    for (const toml::node& id : *ids) {
-      if (!id.is_string()) reader.WrongType(id, field, "a cluster id string");
+  nlohmann::json canonical;
+  ProductionSource scratch;
+  VisitProductionSourceFields(scratch, [&](const ConfigField& declared, auto& member) {
+    if (declared.key != key) return;
+    nlohmann::json value = ToJson(node);
+    if (std::is_same_v<std::remove_cvref_t<decltype(member)>, std::vector<std::string>> &&
+        value.is_string()) {
+      value = nlohmann::json::array({value});  // a single virtual cluster
     }
-    return ToJson(node);
-  }
-  if (key == "mode_mix") {
-    const toml::array* mix = node.as_array();
-    if (mix == nullptr || mix->size() != 3) {
-      reader.Throw(node, field,
-                   std::string("expected 3 shares [static, accordion, gns]") + list_hint);
+    try {
+      ReadFieldJson(declared, value, member, reader.file, field);
+    } catch (const InputError& error) {
+      const bool list_hint = WriteFieldJson(member).is_array() && !value.is_array();
+      reader.Throw(
+          node, field,
+          BareMessage(error) +
+              (list_hint ? " (a single list value is written as a list of lists: [[...]])" : ""));
     }
-    for (const toml::node& p : *mix) ReadNonNegativeNumber(reader, p, field);
-    return ToJson(node);
-  }
-  if (key == "mapping") {
-    const toml::array* buckets = node.as_array();
-    if (buckets == nullptr || buckets->empty()) {
-      reader.Throw(node, field, std::string("expected a list of buckets") + list_hint);
-    }
-    nlohmann::json mapping = nlohmann::json::array();
-    for (const toml::node& bucket : *buckets) {
-      const toml::table* table = bucket.as_table();
-      if (table == nullptr) {
-        reader.Throw(bucket, field,
-                     std::string("each bucket is {max_gpu_time_h = hours or inf, models = "
-                                 "[...]}") +
-                         list_hint);
-      }
-      nlohmann::json entry = ToJson(bucket);
-      if (const toml::node* bound = table->get("max_gpu_time_h");
-          bound != nullptr && bound->is_floating_point() && std::isinf(*bound->value<double>())) {
-        entry["max_gpu_time_h"] = "inf";  // JSON has no infinity (ProductionSource::ToJson)
-      }
-      mapping.push_back(std::move(entry));
-    }
-    return mapping;
-  }
-  return ReadNonNegativeNumber(reader, node, field);  // the *_s numbers
+    canonical = WriteFieldJson(member);
+  });
+  return canonical;
 }
 
 /// `node` as the JSON value of the field whose sweep key is `axis`, checked against the field's
@@ -551,8 +491,17 @@ void BuildDimensions(const Reader& reader, const Collected& collected, SweepSpec
   }
   for (const SpecKey& spec_key : SpecKeys()) {
     const std::string key = AxisName(spec_key.field);
-    if (spec_key.field.required && index.count(key) == 0) {
-      throw InputError(reader.file, 0, key, "missing required key");
+    const std::optional<ConfigField> instead = FieldInsteadOf(spec_key.field.key);
+    const std::string instead_key = instead ? AxisName(*instead) : std::string();
+    const bool instead_given = !instead_key.empty() && index.count(instead_key) > 0;
+    if (spec_key.field.required && index.count(key) == 0 && !instead_given) {
+      throw InputError(
+          reader.file, 0, key,
+          "missing required key" + (instead_key.empty() ? "" : " (or `" + instead_key + "`)"));
+    }
+    if (instead_given && index.count(key) > 0) {
+      const Axis& axis = index.at(instead_key);
+      reader.Throw(*axis.node, axis.field, "give `" + key + "` or `" + instead_key + "`, not both");
     }
   }
   // A log's format is never guessed from its name: [production] needs `format`.
@@ -669,9 +618,12 @@ void ValidateTasks(const Reader& reader, SweepSpec& spec, const AxisIndex& index
   auto rethrow = [&](const InputError& error, const std::string& key, const toml::node* fallback,
                      const std::string& fallback_field) {
     auto it = index.find(key);
-    if (it != index.end()) reader.Throw(*it->second.node, it->second.field, BareMessage(error));
-    if (fallback != nullptr) reader.Throw(*fallback, fallback_field, BareMessage(error));
-    throw InputError(reader.file, 0, key, BareMessage(error));
+    const bool lines = error.multiline();
+    if (it != index.end()) {
+      reader.Throw(*it->second.node, it->second.field, BareMessage(error), lines);
+    }
+    if (fallback != nullptr) reader.Throw(*fallback, fallback_field, BareMessage(error), lines);
+    throw InputError(reader.file, 0, key, BareMessage(error)).Multiline(lines);
   };
   std::set<std::string> built;
   std::vector<TaskConfig> tasks;

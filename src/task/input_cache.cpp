@@ -17,9 +17,10 @@ std::optional<InputCache::Stamp> InputCache::StampOf(const std::string& path) {
 
 template <typename Value, typename Load>
 Value InputCache::Lookup(std::map<std::string, std::pair<Stamp, Value>>& entries,
-                         const std::string& path, Load load) {
+                         const std::string& path, Load load, const std::string& key) {
+  const std::string& entry = key.empty() ? path : key;
   std::optional<Stamp> before = StampOf(path);
-  auto it = entries.find(path);
+  auto it = entries.find(entry);
   if (before && it != entries.end() && it->second.first == *before) {
     ++hits_;
     return it->second.second;
@@ -32,14 +33,27 @@ Value InputCache::Lookup(std::map<std::string, std::pair<Stamp, Value>>& entries
     return value;
   }
   if (it == entries.end() && entries.size() >= kMaxEntries) entries.erase(entries.begin());
-  entries[path] = {*after, value};
+  entries[entry] = {*after, value};
   return value;
 }
 
-std::shared_ptr<const ThroughputSource> InputCache::Throughputs(const std::string& path) {
-  return Lookup(throughputs_, path, [&] {
-    return std::shared_ptr<const ThroughputSource>(models::LoadThroughputSource(path));
-  });
+std::shared_ptr<const ThroughputSource> InputCache::Throughputs(const std::string& path,
+                                                                const std::string& gpu_type) {
+  return Lookup(
+      throughputs_, path,
+      [&] {
+        return std::shared_ptr<const ThroughputSource>(
+            models::LoadThroughputSource(path, gpu_type));
+      },
+      gpu_type == Cluster::kDefaultGpuType ? path : path + "\n" + gpu_type);
+}
+
+ClusterThroughputs InputCache::Throughputs(const std::string& path, const Cluster& cluster) {
+  ClusterThroughputs throughputs{cluster, {}};
+  for (const GpuTypeCount& type : cluster.types()) {
+    throughputs.by_type.push_back(Throughputs(path, type.name));
+  }
+  return throughputs;
 }
 
 Trace InputCache::ReadTrace(const std::string& path) {

@@ -7,6 +7,7 @@
 #include "adaptsim/gavel.hpp"
 #include "adaptsim/metrics.hpp"
 #include "adaptsim/registry.hpp"
+#include "adaptsim/result_fields.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "adaptsim/throughput.hpp"
@@ -17,23 +18,27 @@ namespace adaptsim {
 
 std::unique_ptr<Simulation> MakeRoundSimulation(const TaskConfig& task, const RunBudget& budget,
                                                 InputCache* inputs) {
-  // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table.
-  std::shared_ptr<const ThroughputSource> throughputs =
-      inputs != nullptr ? inputs->Throughputs(task.throughputs_path)
-                        : models::LoadThroughputSource(task.throughputs_path);
+  // A ".toml" path is a fitted catalogue (data/catalog/v100.toml), anything else a measured table
+  // (the isolated entries of every GPU type of the cluster; docs/mechanism.md §12).
+  const Cluster cluster = task.simulation.GpuCluster();
+  ClusterThroughputs throughputs =
+      inputs != nullptr ? inputs->Throughputs(task.throughputs_path, cluster)
+                        : models::LoadClusterThroughputs(task.throughputs_path, cluster);
   // A production log becomes a trace by the seeded rule (docs/production.md).
   Trace trace;
   std::map<std::string, std::int64_t> statistics;
   if (task.production) {
-    ProductionTrace built = BuildTaskProductionTrace(task, *throughputs);
+    ProductionTrace built = BuildTaskProductionTrace(task, throughputs.reference());
     statistics = InputStatisticsOf(built);
     trace = std::move(built.trace);
   } else {
     trace = inputs != nullptr ? inputs->ReadTrace(task.trace_path) : ReadTrace(task.trace_path);
   }
-  // The Gavel mechanism reads the round length and reset gate the engine runs with.
-  std::unique_ptr<RoundScheduler> scheduler = MakeRoundScheduler(
-      MakePolicy(task.policy, task.policy_options, "policy_options", task.seed), task.simulation);
+  // The Gavel mechanism reads the round length and reset gate the engine runs with, and the
+  // task's seed (the GPU-type shuffle).
+  std::unique_ptr<RoundScheduler> scheduler =
+      MakeRoundScheduler(MakePolicy(task.policy, task.policy_options, "policy_options", task.seed),
+                         task.simulation, task.seed);
   auto simulation = std::make_unique<RoundSimulation>(
       std::move(trace), std::move(throughputs), std::move(scheduler), task.simulation, budget);
   if (statistics.empty()) return simulation;
@@ -56,11 +61,25 @@ SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
   CheckEngineFields(task, "policy_options");
   // The policy table says which engine runs the policy (docs/architecture.md).
   const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
-  std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
-                                               ? MakeIntervalSimulation(task, budget)
-                                               : MakeRoundSimulation(task, budget, inputs);
-  SimulationResult result = simulation->Run(observer);
+  if (policy.engine == EngineKind::kInterval && task.simulation.NamesGpuTypes()) {
+    throw InputError("simulation options", 0, "cluster",
+                     "the interval engine runs one GPU type; policy '" + task.policy +
+                         "' takes num_gpus, not a cluster");
+  }
+  SimulationResult result;
+  try {
+    std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
+                                                 ? MakeIntervalSimulation(task, budget)
+                                                 : MakeRoundSimulation(task, budget, inputs);
+    result = simulation->Run(observer);
+  } catch (const PolicyError& error) {
+    // The engines name the method and the round; the policy's name is the task's.
+    if (error.policy().empty()) throw error.Named(task.policy);
+    throw;
+  }
   ComputeMetrics(result, task.simulation.num_gpus);
+  // A run the engine could not finish (no job can be scheduled) has no metrics.
+  if (result.status == TaskStatus::kFailed) result.summary = AbsentMetrics();
   return result;
 }
 
@@ -77,6 +96,7 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget,
     result = SimulationResult{};
     result.status = status;
     result.message = message;
+    result.summary = AbsentMetrics();
   };
   try {
     result = RunTask(task, budget, observer, inputs);
@@ -112,6 +132,7 @@ TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, 
                  config.trace_path,
                  config.throughputs_path,
                  config.simulation.num_gpus,
+                 config.simulation.GpuCluster().ToString(),
                  config.seed,
                  config.simulation.round_duration_s,
                  config.simulation.deadline_factor,

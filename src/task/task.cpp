@@ -2,6 +2,7 @@
 // (adaptsim/task_fields.hpp), and the content-hash task id (docs/sweeps.md §4).
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -65,14 +66,65 @@ constexpr bool IsNumberMember() {
   }
 }
 
-/// Command-line text as the JSON value of a field of type M: a number is parsed (as JSON, so that
-/// "240" and "240.0" keep their spelling), anything else stays text.
+/// One `--policy-option` value (docs/python.md §4): JSON (0.2, true, null, [1, 2], {"a": 1},
+/// "text"); Python's True, False and None, as a Python user writes them, are true, false and null;
+/// other text that is not JSON is a string (mode=fast, config=path/to/file.json), except text that
+/// starts like JSON (a digit, a sign, [, { or ") and does not parse, which is refused with a hint
+/// instead of silently becoming a string.
+nlohmann::json PolicyOptionValue(const std::string& key, const std::string& value,
+                                 const std::string& context) {
+  if (value == "True") return true;
+  if (value == "False") return false;
+  if (value == "None") return nullptr;
+  nlohmann::json parsed = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_discarded()) return parsed;
+  const bool looks_like_json =
+      !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) ||
+                         std::string("[{\"+-").find(value[0]) != std::string::npos);
+  if (!looks_like_json) return value;
+  std::string hint = "JSON: a number, true/false/null, [1, 2], {\"key\": 1} or \"a string\"";
+  if (value.find("True") != std::string::npos || value.find("False") != std::string::npos ||
+      value.find("None") != std::string::npos) {
+    hint += "; inside a list or object write true, false and null";
+  }
+  if (value.find('\'') != std::string::npos) hint += "; JSON strings use double quotes";
+  throw InputError(context, 0, "--policy-option",
+                   key + "=" + value + " is not valid " + hint + " (quote a string that starts " +
+                       "like a number: " + key + "='\"" + value + "\"')");
+}
+
+/// The texts of `--policy-option KEY=VALUE` flags (a JSON array of strings) as the policy
+/// options, {KEY: PolicyOptionValue(VALUE)}; a later KEY replaces an earlier one.
+nlohmann::json PolicyOptionsFromText(const nlohmann::json& items, const std::string& context) {
+  if (!items.is_array()) {
+    throw InputError(context, 0, "--policy-option", "expected KEY=VALUE texts");
+  }
+  nlohmann::json options = nlohmann::json::object();
+  for (const nlohmann::json& item : items) {
+    const std::string text = item.is_string() ? item.get<std::string>() : item.dump();
+    const std::size_t eq = text.find('=');
+    if (!item.is_string() || eq == std::string::npos || eq == 0) {
+      throw InputError(context, 0, "--policy-option", "expected key=value, got '" + text + "'");
+    }
+    const std::string key = text.substr(0, eq);
+    options[key] = PolicyOptionValue(key, text.substr(eq + 1), context);
+  }
+  return options;
+}
+
+/// Command-line text as the JSON value of a field of type M: the policy options' KEY=VALUE texts
+/// by PolicyOptionsFromText; a number is parsed (as JSON, so that "240" and "240.0" keep their
+/// spelling), anything else stays text.
 template <typename M>
-nlohmann::json FromText(const nlohmann::json& value) {
-  if (!value.is_string() || !IsNumberMember<M>()) return value;
-  nlohmann::json parsed =
-      nlohmann::json::parse(value.get<std::string>(), nullptr, /*allow_exceptions=*/false);
-  return parsed.is_number() ? parsed : value;
+nlohmann::json FromText(const nlohmann::json& value, const std::string& context) {
+  if constexpr (std::is_same_v<M, nlohmann::json>) {
+    return PolicyOptionsFromText(value, context);
+  } else {
+    if (!value.is_string() || !IsNumberMember<M>()) return value;
+    nlohmann::json parsed =
+        nlohmann::json::parse(value.get<std::string>(), nullptr, /*allow_exceptions=*/false);
+    return parsed.is_number() ? parsed : value;
+  }
 }
 
 /// An existing file (or, when the field allows it, folder) as an absolute, normal path.
@@ -124,6 +176,15 @@ std::optional<ConfigField> FieldInPolicyOptions(std::string_view option) {
   const TaskConfig probe;
   VisitTaskConfigFields(probe, [&](const ConfigField& field, const auto&) {
     if (field.json_parent == kPolicyOptionsKey && field.key == option) found = field;
+  });
+  return found;
+}
+
+std::optional<ConfigField> FieldInsteadOf(std::string_view key) {
+  std::optional<ConfigField> found;
+  const TaskConfig probe;
+  VisitTaskConfigFields(probe, [&](const ConfigField& field, const auto&) {
+    if (field.instead_of == key) found = field;
   });
   return found;
 }
@@ -214,20 +275,33 @@ TaskConfig TaskConfigFromArguments(const nlohmann::json& arguments, ArgumentName
   const bool flags = names == ArgumentNames::kFlag;
   TaskConfig task;
   std::set<std::string, std::less<>> used;
+  auto given = [&](const std::string& name) {
+    auto it = arguments.find(name);
+    return !name.empty() && it != arguments.end() && !it->is_null();
+  };
   VisitTaskConfigFields(task, [&](const ConfigField& field, auto& member) {
     using Member = std::remove_reference_t<decltype(member)>;
     const std::string name = flags ? FlagName(field) : KwargName(field);
     if (name.empty()) return;
-    auto it = arguments.find(name);
-    if (it == arguments.end() || it->is_null()) {
-      if (field.required) {
+    const std::optional<ConfigField> instead = FieldInsteadOf(field.key);
+    const std::string instead_name = !instead ? std::string()
+                                     : flags  ? FlagName(*instead)
+                                              : KwargName(*instead);
+    if (!given(name)) {
+      if (field.required && !given(instead_name)) {
         throw InputError(context, 0, name,
-                         flags ? "required (see adaptsim run --help)" : "required");
+                         "required" + (instead_name.empty() ? "" : " (or " + instead_name + ")") +
+                             (flags ? " (see adaptsim run --help)" : ""));
       }
       return;
     }
+    if (given(instead_name)) {
+      throw InputError(context, 0, instead_name,
+                       "give " + name + " or " + instead_name + ", not both");
+    }
+    auto it = arguments.find(name);
     used.insert(name);
-    nlohmann::json value = WithDefaults(member, flags ? FromText<Member>(*it) : *it);
+    nlohmann::json value = WithDefaults(member, flags ? FromText<Member>(*it, context) : *it);
     if (field.text == TextKind::kFile || field.text == TextKind::kFileOrFolder) {
       value = ResolvePath(field, value, context, name);
     }
@@ -248,6 +322,7 @@ TaskConfig TaskConfigFromArguments(const nlohmann::json& arguments, ArgumentName
                            own);
     }
   }
+  task.simulation.TakeGpuCountFromCluster();
   FillContentHashes(task);  // the id names the data by content, as in a sweep
   CheckEngineFields(task, context);
   return task;

@@ -14,6 +14,27 @@
 namespace adaptsim {
 namespace {
 
+/// Calls `f(e, duration_s)` for every epoch e of the pattern `sizes`, duration (D / bs_e) /
+/// thr(bs_e, sf), in order; a run of equal batch sizes shares one throughput look-up. Returns 0,
+/// or the first batch size without a positive throughput (then stops).
+template <typename F>
+int ForEachEpochDuration(const JobSpec& job, const std::vector<int>& sizes, double dataset,
+                         const ThroughputSource& throughputs, F&& f) {
+  int run_batch_size = 0;  // batch sizes are >= 1
+  double run_duration_s = 0.0;
+  for (std::size_t e = 0; e < sizes.size(); ++e) {
+    if (sizes[e] != run_batch_size) {
+      run_batch_size = sizes[e];
+      std::optional<double> thr =
+          throughputs.ThroughputStepsPerS(job.model, run_batch_size, job.scale_factor);
+      if (!thr || *thr <= 0) return run_batch_size;
+      run_duration_s = (dataset / run_batch_size) / *thr;
+    }
+    f(e, run_duration_s);
+  }
+  return 0;
+}
+
 bool InRange(int e, int begin, int end) {
   return e >= begin && e < end;
 }
@@ -127,28 +148,31 @@ JobProfile BuildProfile(const JobSpec& job, const ThroughputSource& throughputs,
   }
   // One pass; a run of equal batch sizes shares one throughput look-up (a pattern changes the
   // batch size rarely). T_excl is summed epoch by epoch, in order.
-  const std::vector<int>& sizes = profile.bs_every_epoch;
-  profile.duration_every_epoch_s.resize(sizes.size());
+  profile.duration_every_epoch_s.resize(profile.bs_every_epoch.size());
   double* duration_s = profile.duration_every_epoch_s.data();
-  int run_batch_size = 0;  // batch sizes are >= 1
-  double run_duration_s = 0.0;
-  for (std::size_t e = 0; e < sizes.size(); ++e) {
-    if (sizes[e] != run_batch_size) {
-      run_batch_size = sizes[e];
-      std::optional<double> thr =
-          throughputs.ThroughputStepsPerS(job.model, run_batch_size, job.scale_factor);
-      if (!thr || *thr <= 0) {
-        throw InputError(trace_path, line, "job_type",
-                         "no positive throughput for " + JobTypeName(job.model, run_batch_size) +
-                             " on " + std::to_string(job.scale_factor) + " GPU(s) in " +
-                             throughputs.Describe());
-      }
-      run_duration_s = (dataset / run_batch_size) / *thr;
-    }
-    duration_s[e] = run_duration_s;
-    profile.exclusive_time_s += run_duration_s;
+  const int missing = ForEachEpochDuration(job, profile.bs_every_epoch, dataset, throughputs,
+                                           [&](std::size_t e, double run_duration_s) {
+                                             duration_s[e] = run_duration_s;
+                                             profile.exclusive_time_s += run_duration_s;
+                                           });
+  if (missing != 0) {
+    throw InputError(trace_path, line, "job_type",
+                     "no positive throughput for " + JobTypeName(job.model, missing) + " on " +
+                         std::to_string(job.scale_factor) + " GPU(s) in " + throughputs.Describe());
   }
   return profile;
+}
+
+std::optional<double> ExclusiveTimeOn(const JobSpec& job, const JobProfile& profile,
+                                      const ThroughputSource& throughputs) {
+  const ModelInfo* model = FindModel(job.model);
+  if (model == nullptr) return std::nullopt;
+  double exclusive_time_s = 0.0;
+  const int missing = ForEachEpochDuration(
+      job, profile.bs_every_epoch, static_cast<double>(model->dataset_size_samples), throughputs,
+      [&](std::size_t, double duration_s) { exclusive_time_s += duration_s; });
+  if (missing != 0) return std::nullopt;
+  return exclusive_time_s;
 }
 
 }  // namespace adaptsim

@@ -38,8 +38,8 @@ std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
   out.precision(17);
   out << "summary " << row.task_id << ' ' << row.task_index << ' ' << adaptsim::ToString(row.status)
       << ' ' << row.message << ' ' << row.policy << ' ' << row.trace << ' ' << row.throughputs
-      << ' ' << row.num_gpus << ' ' << row.seed << ' ' << row.round_duration_s << ' '
-      << row.deadline_factor;
+      << ' ' << row.num_gpus << ' ' << row.cluster << ' ' << row.seed << ' ' << row.round_duration_s
+      << ' ' << row.deadline_factor;
   adaptsim::VisitMetricFields(row.metrics, Fields{out});
   out << '\n';
   const SimulationResult& r = task.result;
@@ -66,6 +66,11 @@ std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
     out << '\n';
   }
   for (double busy : r.gpu_busy_time_s) out << "busy " << busy << '\n';
+  for (const auto& type : r.gpu_types) {
+    out << "gpu_type";
+    adaptsim::VisitGpuTypeFields(type, Fields{out});
+    out << '\n';
+  }
   for (const auto& [name, value] : r.policy_statistics) {
     // Measured solver times are informational and may differ between runs.
     if (name.find("time") == std::string::npos) out << "statistic " << name << ' ' << value << '\n';

@@ -88,10 +88,10 @@ def manifest_ids(out):
         return [json.loads(line)["id"] for line in f if line.strip()]
 
 
-EXPECTED = {  # datasets under /tasks/<id> per level (docs/results-format.md)
-    "summary": set(),
-    "per_job": {"jobs"},
-    "full": {"jobs", "rounds", "throughput_timeline", "gpu_busy_time_s"},
+EXPECTED = {  # datasets under /tasks/<id> per level (docs/results-format.md; gpu_types at every level)
+    "summary": {"gpu_types"},
+    "per_job": {"gpu_types", "jobs"},
+    "full": {"gpu_types", "jobs", "rounds", "throughput_timeline", "gpu_busy_time_s"},
 }
 
 if mode == "detail":
@@ -137,7 +137,8 @@ if mode == "detail":
     if len(manifest_ids(out)) != 8:
         fail("resume at summary reran tasks stored at per_job")
     with h5py.File(out, "r") as f:
-        if any(set(t) != {"summary", "policy_statistics"} for t in f["tasks"].values()):
+        if any(set(t) != {"summary", "policy_statistics"} | EXPECTED["summary"]
+               for t in f["tasks"].values()):
             fail("the merge at summary level kept job tables")
     if summary(out) != summaries["full"]:
         fail("resumed /summary differs")

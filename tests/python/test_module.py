@@ -102,6 +102,12 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(result.units["jct_s"], "s")
         busy = [len(ids) for ids in result.rounds["running_job_ids"]]
         self.assertEqual(len(busy), len(result.rounds))
+        # One GPU type: its row is the whole cluster.
+        self.assertEqual(list(result.gpu_types["gpu_type"]), ["v100"])
+        self.assertEqual(list(result.gpu_types["gpus"]), [8])
+        self.assertAlmostEqual(result.gpu_types["utilization"][0], result.summary["utilization"],
+                               places=12)
+        self.assertEqual(result.units["busy_gpu_hours"], "GPU-h")
 
     def test_python_class_and_dotted_name_give_one_task(self):
         from adaptsim_examples.least_attained_service import LeastAttainedService
@@ -194,6 +200,7 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(result.task_id, written.task_id)
         self.assertEqual(result.summary, written.summary)
         self.assertTrue(result.jobs.equals(written.jobs))
+        self.assertTrue(result.gpu_types.equals(written.gpu_types))
         self.assertEqual(list(result.rounds["running_job_ids"]),
                          list(written.rounds["running_job_ids"]))
         with h5py.File(out, "r") as f:
@@ -284,6 +291,77 @@ class ModuleTest(unittest.TestCase):
                               capture_output=True, text=True, check=False)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout.split()[:2], ["py:__main__:Equal", "16"])
+
+    def test_views_are_documented_to_the_unit(self):
+        # Each view's field list is declared once (include/adaptsim/view_fields.hpp); the Python
+        # classes bind exactly it and docs/python.md has one table per view with the same
+        # fields, in the same order, with the same units ("—" for none).
+        declared = adaptsim._core.view_fields()
+        self.assertEqual(set(declared), {"JobSpec", "ActiveJobView", "ClusterState",
+                                         "PolluxJobSpec", "PolluxApplication", "IntervalJobView",
+                                         "IntervalClusterView", "StepObservation"})
+        with open(os.path.join(SOURCE_DIR, "docs", "python.md"), encoding="utf-8") as f:
+            text = f.read()
+        for view, fields in declared.items():
+            heading = f"\n#### `{view}`\n"
+            self.assertIn(heading, text, view)
+            after = text[text.index(heading) + len(heading):]
+            table = after[after.index("| field | units | meaning |"):]
+            rows = []
+            for line in table.splitlines()[2:]:
+                if not line.startswith("|"):
+                    break
+                cells = [cell.strip() for cell in line.strip("|").split("|")]
+                rows.append((cells[0].strip("`"), "" if cells[1] == "—" else cells[1]))
+            self.assertEqual(rows, [(name, units) for name, units, _ in fields], view)
+            cls = getattr(adaptsim, view)
+            properties = {name for name in dir(cls)
+                          if isinstance(getattr(cls, name, None), property)}
+            self.assertEqual(properties, {name for name, _, _ in fields}, view)
+
+    def test_view_says_which_jobs_ran_in_the_previous_round(self):
+        code = ("import adaptsim, sys\n"
+                "class Alternate:\n"
+                "    seen = []\n"
+                "    def __init__(self): self.last = set()\n"
+                "    def plan_round(self, state):\n"
+                "        for job in state.jobs:\n"
+                "            ran = job.id in self.last\n"
+                "            assert job.ran_previous_round == ran, (state.round_index, job.id)\n"
+                "            assert job.previous_round_gpus == (job.scale_factor if ran else 0)\n"
+                "            Alternate.seen.append(ran)\n"
+                "        job = state.jobs[state.round_index % len(state.jobs)]\n"
+                "        self.last = {job.id}\n"
+                "        return [job.id]\n"
+                "r = adaptsim.run(trace=sys.argv[1], throughputs=sys.argv[2], policy=Alternate, "
+                "gpus=8)\n"
+                "assert r.status == 'ok', r.message\n"
+                "print(sum(Alternate.seen), len(Alternate.seen))\n")
+        done = subprocess.run([sys.executable, "-c", code, self.trace, CATALOG],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        ran, seen = map(int, done.stdout.split())
+        self.assertGreater(ran, 10)
+        self.assertGreater(seen - ran, 10)
+
+    def test_dry_run_notes_seeds_that_change_only_the_task_id(self):
+        spec = self.path("seeds.toml")
+        with open(spec, "w") as f:
+            f.write(f'name = "seeds"\ntraces = ["{self.trace}"]\nthroughputs = "{CATALOG}"\n'
+                    f'policies = ["gandiva_fair", "{LAS}"]\nnum_gpus = [8]\nseeds = [0, 1]\n')
+        done = subprocess.run([BINARY, "sweep", spec, "--out", self.path("seeds.h5"),
+                               "--dry-run"], capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"note: 2 seeds, but gandiva_fair, {LAS} draw no random numbers (nor does "
+                      "the engine): on a fixed trace their tasks for different seeds differ only "
+                      "in the task id", done.stdout)
+        one = spec.replace("seeds.toml", "one_seed.toml")
+        with open(spec) as f, open(one, "w") as out:
+            out.write(f.read().replace("seeds = [0, 1]", "seeds = [0]"))
+        done = subprocess.run([BINARY, "sweep", one, "--out", self.path("one.h5"), "--dry-run"],
+                              capture_output=True, text=True, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("note:", done.stdout)
 
     def test_editing_the_policy_changes_the_task_id(self):
         package = self.path("editable")

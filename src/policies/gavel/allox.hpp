@@ -13,7 +13,12 @@
 //     each worker gets x = 1/s_i (`:163-180`); saved as the previous allocation.
 // The exact-1.0 test and the perpetual 1/s_i of multi-GPU jobs look like bugs but shape the
 // baseline; they are kept (docs/policies.md §7.2). Σ x_i may exceed C; the mechanism arbitrates.
-// A zero throughput is rejected (the reference silently uses 1e-10, `:117-118`).
+// A zero throughput on the reference GPU type is rejected (the reference silently uses 1e-10,
+// `:117-118`); on the other types of a mixed cluster it is 1e-10, as in the reference.
+// Several GPU types (docs/mechanism.md §12.7): slots are numbered type by type in name order,
+// n_k = C_k − #{already allocated jobs with x_ik == 1.0}; the processing time of a job on a slot
+// is N_i / T_ik; the first job of a slot gets 1/s_i on the slot's type, so a multi-GPU job can
+// hold 1/s_i on several types (and counts as allocated for good once they sum to exactly 1.0).
 // Scale: the matrix has m'·n·m' cells (10^9 at 1,024 free GPUs and 1,024 jobs, 8 GB). Above
 // `exact_assignment_max_cells` the same optimum is computed from the structure instead: the cost
 // of a column depends only on its position ℓ, so an optimal assignment gives the n jobs with the
@@ -25,6 +30,7 @@
 #pragma once
 
 #include <map>
+#include <vector>
 
 #include "adaptsim/policy.hpp"
 #include "adaptsim/policy_options.hpp"
@@ -36,6 +42,10 @@ struct AlloXOptions {
   /// Largest assignment matrix (m'·n·m' cells) solved by the SciPy-exact LSAP; larger ones use
   /// the structured optimum. 2^22 cells (32 MiB) keeps the 120-, 460- and 900-job runs exact.
   double exact_assignment_max_cells = 4194304.0;
+  /// Shift the assignment matrix by its minimum before solving, as the SciPy behind the Shockwave
+  /// authors' runs did (true, default); false solves it as given, as SciPy 1.10 and the
+  /// reference's runs on several GPU types (docs/mechanism.md §12.7). Only near-ties differ.
+  bool shift_costs_by_minimum = true;
 
   template <typename Self, typename V>
   static void VisitOptions(Self& self, V&& visit) {
@@ -46,18 +56,26 @@ struct AlloXOptions {
                  "structured optimum (docs/policies.md 3.4)",
                  AtLeast(0)),
           self.exact_assignment_max_cells);
+    visit(Option("shift_costs_by_minimum",
+                 "shift the assignment matrix by its minimum before solving, as the SciPy of the "
+                 "Shockwave authors' runs (false = SciPy 1.10, as the reference's runs on several "
+                 "GPU types); decides near-ties only"),
+          self.shift_costs_by_minimum);
   }
 };
 
 class AlloXPolicy final : public AllocationPolicy {
  public:
   explicit AlloXPolicy(AlloXOptions options);
+  AllocationPolicyTraits Traits() const override {
+    return {.several_gpu_types = true};  // "AlloX_Perf": fixed type order
+  }
   /// Throws InputError for a zero throughput or a scale factor larger than the cluster.
   Allocation ComputeAllocation(const ClusterState& state) override;
 
  private:
   AlloXOptions options_;
-  std::map<JobId, double> previous_;  ///< `_prev_allocation` (`:17`, `:186`)
+  std::map<JobId, std::vector<double>> previous_;  ///< `_prev_allocation`, x_ik (`:17`, `:186`)
 };
 
 }  // namespace adaptsim

@@ -28,4 +28,37 @@ void CheckBaselineInputs(const ClusterState& state, const std::string& policy,
   }
 }
 
+Cluster ClusterOf(const ClusterState& state) {
+  return state.cluster != nullptr ? *state.cluster : Cluster::Homogeneous(state.num_gpus);
+}
+
+double ThroughputOn(const ActiveJobView& job, int k) {
+  return job.throughput_by_type_steps_per_s.empty() ? job.throughput_steps_per_s
+                                                    : job.throughput_by_type_steps_per_s[k];
+}
+
+Allocation ToAllocation(std::map<JobId, std::vector<double>> fractions, int num_types) {
+  Allocation allocation;
+  if (num_types == 1) {
+    for (const auto& [id, x] : fractions) allocation.time_fraction.emplace(id, x.front());
+  } else {
+    allocation.time_fraction_by_type = std::move(fractions);
+  }
+  return allocation;
+}
+
+Allocation SplitByCapacity(const ClusterState& state, const std::vector<double>& shares,
+                           const Cluster& cluster) {
+  std::vector<double> per_type(cluster.num_types());
+  for (int k = 0; k < cluster.num_types(); ++k) {
+    per_type[k] = static_cast<double>(cluster.count(k)) / static_cast<double>(cluster.num_gpus());
+  }
+  std::map<JobId, std::vector<double>> fractions;
+  for (std::size_t i = 0; i < state.jobs.size(); ++i) {
+    std::vector<double>& x = fractions[state.jobs[i].id];
+    for (double share : per_type) x.push_back(shares[i] * share);
+  }
+  return ToAllocation(std::move(fractions), cluster.num_types());
+}
+
 }  // namespace adaptsim::internal

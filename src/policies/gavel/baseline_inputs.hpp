@@ -3,9 +3,12 @@
 // several of them take (face_rule, solver, max_iterations), declared here once.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "adaptsim/cluster_state.hpp"
+#include "adaptsim/policy.hpp"
 #include "adaptsim/policy_options.hpp"
 
 namespace adaptsim {
@@ -49,5 +52,21 @@ namespace adaptsim::internal {
 /// positive finite number.
 void CheckBaselineInputs(const ClusterState& state, const std::string& policy,
                          bool needs_throughput);
+
+/// The snapshot's cluster: *state.cluster, or state.num_gpus GPUs of the default type.
+Cluster ClusterOf(const ClusterState& state);
+
+/// T_ik, steps/s: `job`'s throughput on GPU type k (its only throughput without a per-type view).
+double ThroughputOn(const ActiveJobView& job, int k);
+
+/// x_ik per job as an Allocation: time_fraction on one GPU type (x_i0), time_fraction_by_type on
+/// several.
+Allocation ToAllocation(std::map<JobId, std::vector<double>> fractions, int num_types);
+
+/// A heterogeneity-agnostic policy's allocation: y_i (the share of the one-type problem on all
+/// G GPUs, jobs in state order) split over the types in proportion to their GPUs,
+/// x_ik = y_i · (C_k / G) (docs/policies.md §3.7). On one type x_i = y_i exactly.
+Allocation SplitByCapacity(const ClusterState& state, const std::vector<double>& shares,
+                           const Cluster& cluster);
 
 }  // namespace adaptsim::internal

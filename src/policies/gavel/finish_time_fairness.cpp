@@ -6,6 +6,7 @@
 #include "adaptsim/analytic_center.hpp"
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
+#include "gandiva_fair.hpp"
 #include "isolated.hpp"
 
 namespace adaptsim {
@@ -103,9 +104,74 @@ ThemisOptimum ThemisSolveClp(const std::vector<ThemisJob>& jobs, int num_gpus, i
   return optimum;
 }
 
-FinishTimeFairnessPolicy::FinishTimeFairnessPolicy(FinishTimeFairnessOptions options)
-    : options_(options) {
-  ValidateOptions(options_, {"policy", "finish_time_fairness"});
+double ThemisWorstRho(const internal::TypedLpInputs& in, const std::vector<ThemisJob>& jobs,
+                      const std::vector<double>& x) {
+  double worst = 0.0;
+  for (int i = 0; i < in.num_jobs; ++i) {
+    const ThemisJob& job = jobs[i];
+    double finish = job.time_since_arrival_s;
+    if (job.remaining_steps > 0.0) {
+      const double t = in.EffectiveThroughput(x, i);
+      finish = t > 0.0 ? finish + job.remaining_steps / t : kLpInfinity;
+    }
+    worst = std::max(worst, finish / job.expected_isolated_s);
+  }
+  return worst;
+}
+
+ThemisSeveralTypesSolution ThemisSolveSeveralTypes(const internal::TypedLpInputs& in,
+                                                   const std::vector<ThemisJob>& jobs,
+                                                   const std::vector<double>& start) {
+  ThemisSeveralTypesSolution solution;
+  solution.x = start;
+  solution.rho = ThemisWorstRho(in, jobs, start);
+  const int m = in.num_jobs;
+  std::vector<double> slopes(m, 0.0), offsets(m, 0.0), scales(m, 0.0);
+  for (int step = 0; step < 100; ++step) {
+    // Jobs with N_i > 0: (ρ_j E_i − τ_i) t_i(x) − N_i >= μ E_i t_i(x_j); a job with N_i = 0 has
+    // the constant ρ_i = τ_i / E_i and no row.
+    for (int i = 0; i < m; ++i) {
+      if (!(jobs[i].remaining_steps > 0.0)) continue;
+      slopes[i] = solution.rho * jobs[i].expected_isolated_s - jobs[i].time_since_arrival_s;
+      offsets[i] = jobs[i].remaining_steps;
+      scales[i] = jobs[i].expected_isolated_s * in.EffectiveThroughput(solution.x, i);
+    }
+    const internal::TypedLpPoint point = internal::MaxMargin(in, slopes, offsets, scales, 1e6);
+    ++solution.lp_solves;
+    const double rho = ThemisWorstRho(in, jobs, point.x);
+    if (!(rho < solution.rho * (1.0 - 1e-12))) break;
+    solution.rho = rho;
+    solution.x = point.x;
+  }
+  std::vector<double> floors(m, 0.0);
+  for (int i = 0; i < m; ++i) {
+    if (jobs[i].remaining_steps > 0.0) {
+      floors[i] = (1.0 - 1e-9) * jobs[i].remaining_steps /
+                  (solution.rho * jobs[i].expected_isolated_s - jobs[i].time_since_arrival_s);
+    }
+  }
+  // The point: the vertex of {x ∈ B : t_i >= d_i(ρ*)} maximising Σ_i t_i / d_i(ρ*).
+  std::vector<double> weights(in.throughputs.size(), 0.0);
+  for (int i = 0; i < in.num_jobs; ++i) {
+    for (int k = 0; k < in.num_types && floors[i] > 0.0; ++k) {
+      weights[static_cast<std::size_t>(i) * in.num_types + k] = in.T(i, k) / floors[i];
+    }
+  }
+  const internal::TypedLpPoint point =
+      internal::MaxWeightedSum(in, weights, floors, LpMethod::kDualSimplex);
+  ++solution.lp_solves;
+  if (const double rho = ThemisWorstRho(in, jobs, point.x); rho <= solution.rho * (1 + 1e-9)) {
+    solution.x = point.x;
+    solution.rho = std::max(solution.rho, rho);
+  }
+  return solution;
+}
+
+FinishTimeFairnessPolicy::FinishTimeFairnessPolicy(FinishTimeFairnessOptions options,
+                                                   bool heterogeneity_aware)
+    : options_(options), aware_(heterogeneity_aware) {
+  ValidateOptions(options_,
+                  {"policy", aware_ ? "finish_time_fairness_perf" : "finish_time_fairness"});
 }
 
 std::vector<double> FinishTimeFairnessPolicy::FacePoint(const std::vector<ThemisJob>& jobs,
@@ -143,21 +209,33 @@ std::vector<double> FinishTimeFairnessPolicy::FacePoint(const std::vector<Themis
 }
 
 Allocation FinishTimeFairnessPolicy::ComputeAllocation(const ClusterState& state) {
-  internal::CheckBaselineInputs(state, "finish_time_fairness", true);
-  Allocation allocation;
+  const char* name = aware_ ? "finish_time_fairness_perf" : "finish_time_fairness";
+  internal::CheckBaselineInputs(state, name, true);
   if (state.jobs.empty()) {  // `:78-81`
     previous_remaining_steps_.clear();
     previous_isolated_throughput_.clear();
-    return allocation;
+    return {};
   }
+  const Cluster cluster = internal::ClusterOf(state);
+  const bool several = aware_ && cluster.num_types() > 1;
   const int m = static_cast<int>(state.jobs.size());
   std::vector<ThemisJob> jobs;
   std::vector<double> isolated(m);
+  std::vector<double> isolated_x;  // x^iso, m×n (several types)
   bool convex = true;
   for (int i = 0; i < m; ++i) {
     const ActiveJobView& view = state.jobs[i];
-    isolated[i] =
-        view.throughput_steps_per_s * IsolatedTimeFraction(state.num_gpus, m, view.scale_factor);
+    if (several) {  // Σ_k T_ik x^iso_ik (`isolated.py:14-33`)
+      const std::vector<double> shares = CapacityProportionalShares(cluster, m, view.scale_factor);
+      isolated[i] = 0.0;
+      for (int k = 0; k < cluster.num_types(); ++k) {
+        isolated[i] += internal::ThroughputOn(view, k) * shares[k];
+      }
+      isolated_x.insert(isolated_x.end(), shares.begin(), shares.end());
+    } else {
+      isolated[i] =
+          view.throughput_steps_per_s * IsolatedTimeFraction(state.num_gpus, m, view.scale_factor);
+    }
     const double remaining = static_cast<double>(view.remaining_steps);
     double& cumulative = cumulative_isolated_s_[view.id];  // 0 for a new job
     if (auto it = previous_remaining_steps_.find(view.id); it != previous_remaining_steps_.end()) {
@@ -168,25 +246,40 @@ Allocation FinishTimeFairnessPolicy::ComputeAllocation(const ClusterState& state
     convex = convex && remaining >= 0.0 && job.expected_isolated_s > 0.0;
     jobs.push_back(job);
   }
+  std::vector<double> x;
   if (!convex) {  // non-DCP in cvxpy → Isolated allocation, state not stored (`:154-157`)
-    for (int i = 0; i < m; ++i) {
-      allocation.time_fraction[state.jobs[i].id] =
-          IsolatedTimeFraction(state.num_gpus, m, state.jobs[i].scale_factor);
+    if (cluster.num_types() > 1) {
+      std::map<JobId, std::vector<double>> fractions;
+      for (const ActiveJobView& job : state.jobs) {
+        fractions.emplace(job.id, CapacityProportionalShares(cluster, m, job.scale_factor));
+      }
+      return internal::ToAllocation(std::move(fractions), cluster.num_types());
     }
-    return allocation;
+    for (int i = 0; i < m; ++i) {
+      x.push_back(IsolatedTimeFraction(state.num_gpus, m, state.jobs[i].scale_factor));
+    }
+    return internal::SplitByCapacity(state, x, cluster);
   }
-  const ThemisOptimum optimum = options_.solver == LpPath::kClp
-                                    ? ThemisSolveClp(jobs, state.num_gpus, options_.max_iterations)
-                                    : ThemisSolveClosedForm(jobs, state.num_gpus);
-  const std::vector<double> x = FacePoint(jobs, optimum, state.num_gpus);
+  if (several) {
+    internal::TypedLpInputs in = internal::TypedInputs(state, cluster, name);
+    in.warm_start = &warm_start_;
+    x = ThemisSolveSeveralTypes(in, jobs, isolated_x).x;
+  } else {
+    const ThemisOptimum optimum =
+        options_.solver == LpPath::kClp
+            ? ThemisSolveClp(jobs, state.num_gpus, options_.max_iterations)
+            : ThemisSolveClosedForm(jobs, state.num_gpus);
+    x = FacePoint(jobs, optimum, state.num_gpus);
+    for (double& share : x) share = std::clamp(share, 0.0, 1.0);
+  }
   previous_remaining_steps_.clear();
   previous_isolated_throughput_.clear();
   for (int i = 0; i < m; ++i) {
     previous_remaining_steps_[state.jobs[i].id] = jobs[i].remaining_steps;
     previous_isolated_throughput_[state.jobs[i].id] = isolated[i];
-    allocation.time_fraction[state.jobs[i].id] = std::clamp(x[i], 0.0, 1.0);
   }
-  return allocation;
+  return several ? internal::TypedAllocation(state, x, cluster)
+                 : internal::SplitByCapacity(state, x, cluster);
 }
 
 }  // namespace adaptsim

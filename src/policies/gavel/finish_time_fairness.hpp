@@ -26,6 +26,17 @@
 // with N_i < 0 (the zero-step failure path) or E_i <= 0 makes the cvxpy problem non-DCP, and the
 // reference then returns the Isolated allocation without updating N^prev/iso^prev (`:154-157`).
 // State (cumiso, N^prev, iso^prev) lives in the policy object; one instance per simulation.
+//
+// Several GPU types (docs/policies.md §3.7; C_k GPUs of type k, G = Σ_k C_k):
+//  * `finish_time_fairness` (agnostic): the reference sets T_ik := T_i,v100 on every type for the
+//    LP and iso_i (`:21-54`), so everything depends on x only through y_i = Σ_k x_ik: the one-type
+//    problem on G GPUs with the reference-type throughput, solved as above (same options), y_i
+//    split as x_ik = y_i C_k / G.
+//  * `finish_time_fairness_perf` (aware, `:66-157`): iso_i = Σ_k T_ik x^iso_ik with
+//    x^iso_ik = C_k / max(m s_i, G) (`isolated.py:72-113`); ρ_i(x) = (τ_i + N_i / t_i(x)) / E_i,
+//    t_i = Σ_k T_ik x_ik. ρ_i(x) <= ρ ⇔ t_i(x) >= d_i(ρ) = N_i / (ρ E_i − τ_i), so ρ* is found by
+//    a Dinkelbach-type iteration on CLP LPs (ThemisSolveSeveralTypes); the point is the CLP vertex
+//    of {x ∈ B : t_i >= d_i(ρ*)} maximising Σ_i t_i / d_i(ρ*) (the reference's is ECOS's).
 #pragma once
 
 #include <map>
@@ -33,6 +44,7 @@
 
 #include "adaptsim/policy.hpp"
 #include "baseline_inputs.hpp"
+#include "typed_lp.hpp"
 
 namespace adaptsim {
 
@@ -75,9 +87,31 @@ ThemisOptimum ThemisSolveClosedForm(const std::vector<ThemisJob>& jobs, int num_
 /// ρ* by bisection over CLP feasibility LPs. Throws InputError if CLP fails.
 ThemisOptimum ThemisSolveClp(const std::vector<ThemisJob>& jobs, int num_gpus, int max_iterations);
 
+/// The aware min–max on several types. Starting from ρ_0 = max_i ρ_i(x⁰) for a feasible x⁰, each
+/// step solves max λ s.t. t_i(x) >= λ d_i(ρ_j), x ∈ B (typed_lp.hpp) and sets ρ_{j+1} = max_i
+/// ρ_i(x_j) <= ρ_j; it stops when ρ no longer decreases (relative 1e-12): then λ = 1 and ρ = ρ*
+/// (λ(ρ) is increasing and λ(ρ*) = 1). Near ρ* the step is Newton's (superlinear).
+/// `jobs[i].throughput` is unused (in.throughputs holds T_ik); `start` is x⁰ (m×n, in B).
+struct ThemisSeveralTypesSolution {
+  double rho = 0.0;       ///< ρ*, = max_i ρ_i(x)
+  std::vector<double> x;  ///< m×n
+  int lp_solves = 0;
+};
+ThemisSeveralTypesSolution ThemisSolveSeveralTypes(const internal::TypedLpInputs& in,
+                                                   const std::vector<ThemisJob>& jobs,
+                                                   const std::vector<double>& start);
+/// max_i ρ_i(x) for x m×n (ρ_i = τ_i/E_i for N_i = 0; +∞ if a job with N_i > 0 has t_i = 0).
+double ThemisWorstRho(const internal::TypedLpInputs& in, const std::vector<ThemisJob>& jobs,
+                      const std::vector<double>& x);
+
 class FinishTimeFairnessPolicy final : public AllocationPolicy {
  public:
-  explicit FinishTimeFairnessPolicy(FinishTimeFairnessOptions options);
+  explicit FinishTimeFairnessPolicy(FinishTimeFairnessOptions options,
+                                    bool heterogeneity_aware = false);
+  /// "FinishTimeFairness" is shuffled, "FinishTimeFairness_Perf" is not (`scheduler.py:1288`).
+  AllocationPolicyTraits Traits() const override {
+    return {.several_gpu_types = true, .shuffle_gpu_type_order = !aware_};
+  }
   /// Throws InputError for a zero throughput or a scale factor larger than the cluster.
   Allocation ComputeAllocation(const ClusterState& state) override;
 
@@ -85,6 +119,8 @@ class FinishTimeFairnessPolicy final : public AllocationPolicy {
   std::vector<double> FacePoint(const std::vector<ThemisJob>& jobs, const ThemisOptimum& optimum,
                                 int num_gpus) const;
   FinishTimeFairnessOptions options_;
+  bool aware_;
+  internal::TypedLpWarmStart warm_start_;  ///< the previous call's basis (several types)
   std::map<JobId, double> cumulative_isolated_s_;
   std::map<JobId, double> previous_remaining_steps_;
   std::map<JobId, double> previous_isolated_throughput_;

@@ -8,9 +8,9 @@
 
 namespace adaptsim {
 
-/// fifo, gandiva_fair, max_min_fairness, min_total_duration, finish_time_fairness,
-/// max_sum_throughput_perf (and its alias max_sum_throughput), allox, isolated, isolated_plus;
-/// round engine.
+/// fifo, fifo_perf, gandiva_fair, max_min_fairness(_perf), min_total_duration(_perf),
+/// finish_time_fairness(_perf), max_sum_throughput_perf (and its alias max_sum_throughput), allox,
+/// isolated, isolated_plus; round engine.
 std::vector<PolicyEntry> GavelFamilyPolicies();
 
 }  // namespace adaptsim

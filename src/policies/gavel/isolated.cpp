@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "baseline_inputs.hpp"
+#include "gandiva_fair.hpp"
 
 namespace adaptsim {
 
@@ -14,12 +15,13 @@ double IsolatedTimeFraction(int num_gpus, int num_jobs, int scale_factor) {
 
 Allocation IsolatedPolicy::ComputeAllocation(const ClusterState& state) {
   internal::CheckBaselineInputs(state, "isolated", false);
-  Allocation allocation;
+  const Cluster cluster = internal::ClusterOf(state);
   const int m = static_cast<int>(state.jobs.size());
+  std::map<JobId, std::vector<double>> fractions;
   for (const ActiveJobView& job : state.jobs) {
-    allocation.time_fraction[job.id] = IsolatedTimeFraction(state.num_gpus, m, job.scale_factor);
+    fractions.emplace(job.id, CapacityProportionalShares(cluster, m, job.scale_factor));
   }
-  return allocation;
+  return internal::ToAllocation(std::move(fractions), cluster.num_types());
 }
 
 }  // namespace adaptsim

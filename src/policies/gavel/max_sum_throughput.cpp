@@ -7,6 +7,7 @@
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
 #include "baseline_inputs.hpp"
+#include "typed_lp.hpp"
 
 namespace adaptsim {
 
@@ -71,6 +72,16 @@ Allocation MaxSumThroughputPolicy::ComputeAllocation(const ClusterState& state) 
   internal::CheckBaselineInputs(state, "max_sum_throughput_perf", true);
   Allocation allocation;
   if (state.jobs.empty()) return allocation;
+  if (const Cluster cluster = internal::ClusterOf(state); cluster.num_types() > 1) {
+    internal::TypedLpInputs in = internal::TypedInputs(state, cluster, "max_sum_throughput_perf");
+    internal::TypedLpPoint point;
+    try {  // a centred point of a tie (as ECOS's), else a vertex
+      point = internal::MaxWeightedSum(in, in.throughputs, {}, LpMethod::kBarrierNoCrossover);
+    } catch (const InputError&) {
+      point = internal::MaxWeightedSum(in, in.throughputs, {}, LpMethod::kDualSimplex);
+    }
+    return internal::TypedAllocation(state, point.x, cluster);
+  }
   std::vector<double> throughputs;
   std::vector<int> scale_factors;
   for (const ActiveJobView& job : state.jobs) {

@@ -13,6 +13,9 @@
 //    docs/policies.md §6.1); later groups get 0.
 //  * "clp": the LP on COIN-OR CLP, barrier without crossover and presolve off, which reproduced
 //    ECOS's tie split to <= 6e-9 (§6.7). Iteration limit `max_iterations` (default 1000).
+// Several GPU types (docs/policies.md §3.7): maximise Σ_i Σ_k T_ik x_ik over x ∈ B on CLP, barrier
+// without crossover (a centred point of a tie, as the one-type rule; dual simplex if the barrier
+// does not converge), whatever `solver` says; x_ik = 0 where T_ik = 0 (typed_lp.hpp).
 #pragma once
 
 #include <vector>
@@ -48,6 +51,8 @@ std::vector<double> MaxSumThroughputClp(const std::vector<double>& throughputs,
 class MaxSumThroughputPolicy final : public AllocationPolicy {
  public:
   explicit MaxSumThroughputPolicy(MaxSumThroughputOptions options);
+  /// "ThroughputSumWithPerf": fixed GPU-type order (`scheduler.py:1288-1301`).
+  AllocationPolicyTraits Traits() const override { return {.several_gpu_types = true}; }
   /// Throws InputError for a zero throughput or a scale factor larger than the cluster.
   Allocation ComputeAllocation(const ClusterState& state) override;
 

@@ -65,9 +65,34 @@ BisectionReplay OsspReplayBisection(double minimal_horizon_s) {
   return replay;
 }
 
-MinTotalDurationPolicy::MinTotalDurationPolicy(MinTotalDurationOptions options)
-    : options_(options) {
-  ValidateOptions(options_, {"policy", "min_total_duration"});
+OsspSeveralTypesSolution OsspSolveSeveralTypes(const internal::TypedLpInputs& in,
+                                               const std::vector<double>& remaining_steps) {
+  OsspSeveralTypesSolution solution;
+  // λ <= 1/50 s⁻¹ as in OsspMinimalHorizonClp.
+  const internal::TypedLpPoint threshold =
+      internal::MaxDemandScale(in, remaining_steps, 1.0 / 50.0);
+  if (!(threshold.value > 0.0)) {
+    throw InputError("policy " + in.policy, 0, "solver",
+                     "no positive throughput scale λ* (" + std::to_string(threshold.value) + ")");
+  }
+  solution.minimal_horizon_s = 1.0 / threshold.value;
+  solution.replay = OsspReplayBisection(solution.minimal_horizon_s);
+  std::vector<double> floors(in.num_jobs), weights(in.throughputs.size(), 0.0);
+  for (int i = 0; i < in.num_jobs; ++i) {
+    floors[i] = remaining_steps[i] / solution.replay.horizon_s;
+    for (int k = 0; k < in.num_types && floors[i] > 0.0; ++k) {
+      weights[static_cast<std::size_t>(i) * in.num_types + k] = in.T(i, k) / floors[i];
+    }
+  }
+  solution.x = internal::MaxWeightedSum(in, weights, floors, LpMethod::kDualSimplex).x;
+  solution.lp_solves = 2;
+  return solution;
+}
+
+MinTotalDurationPolicy::MinTotalDurationPolicy(MinTotalDurationOptions options,
+                                               bool heterogeneity_aware)
+    : options_(options), aware_(heterogeneity_aware) {
+  ValidateOptions(options_, {"policy", aware_ ? "min_total_duration_perf" : "min_total_duration"});
 }
 
 std::vector<double> MinTotalDurationPolicy::FacePoint(const OsspInputs& in,
@@ -100,9 +125,19 @@ std::vector<double> MinTotalDurationPolicy::FacePoint(const OsspInputs& in,
 }
 
 Allocation MinTotalDurationPolicy::ComputeAllocation(const ClusterState& state) {
-  internal::CheckBaselineInputs(state, "min_total_duration", true);
-  Allocation allocation;
-  if (state.jobs.empty()) return allocation;  // `:91-92`
+  const char* name = aware_ ? "min_total_duration_perf" : "min_total_duration";
+  internal::CheckBaselineInputs(state, name, true);
+  if (state.jobs.empty()) return {};  // `:91-92`
+  const Cluster cluster = internal::ClusterOf(state);
+  if (aware_ && cluster.num_types() > 1) {
+    std::vector<double> remaining;
+    for (const ActiveJobView& job : state.jobs) {
+      remaining.push_back(static_cast<double>(job.remaining_steps));
+    }
+    internal::TypedLpInputs in = internal::TypedInputs(state, cluster, name);
+    in.warm_start = &warm_start_;
+    return internal::TypedAllocation(state, OsspSolveSeveralTypes(in, remaining).x, cluster);
+  }
   OsspInputs in;
   in.num_gpus = state.num_gpus;
   for (const ActiveJobView& job : state.jobs) {
@@ -115,10 +150,8 @@ Allocation MinTotalDurationPolicy::ComputeAllocation(const ClusterState& state) 
                              : OsspMinimalHorizon(in);
   const BisectionReplay replay = OsspReplayBisection(minimal);
   std::vector<double> x = FacePoint(in, replay.horizon_s);
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    allocation.time_fraction[state.jobs[i].id] = std::clamp(x[i], 0.0, 1.0);
-  }
-  return allocation;
+  for (double& share : x) share = std::clamp(share, 0.0, 1.0);
+  return internal::SplitByCapacity(state, x, cluster);
 }
 
 }  // namespace adaptsim

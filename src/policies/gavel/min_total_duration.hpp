@@ -16,12 +16,24 @@
 //  * "vertex": the lower bounds x_i = N_i / (T_i T_found), a vertex of F(T_found).
 // Option `solver`: "closed_form" (default) or "clp" (T* = 1/λ*, λ* = max λ s.t. x ∈ B,
 // T_i x_i >= λ N_i, one CLP LP — the k-type formulation).
+//
+// Several GPU types (docs/policies.md §3.7; C_k GPUs of type k, G = Σ_k C_k):
+//  * `min_total_duration` (heterogeneity-agnostic): the reference sets T_ik := T_i,v100 on every
+//    type (`:18-47`), so the LP depends on x only through y_i = Σ_k x_ik and is the one-type LP on
+//    G GPUs with the reference-type throughput: adaptsim solves it as above (same options) and
+//    splits y_i over the types in proportion to their GPUs, x_ik = y_i C_k / G.
+//  * `min_total_duration_perf` (aware, `:55-135`): F(T) = {x ∈ B : Σ_k T_ik x_ik >= N_i / T}.
+//    T* = 1/λ*, λ* = max λ s.t. x ∈ B, Σ_k T_ik x_ik >= λ N_i (one CLP LP, typed_lp.hpp); the
+//    bisection is replayed with the oracle T >= T* (T_found exact); the point of F(T_found) is the
+//    CLP vertex maximising Σ_i t_i(x) / (N_i / T_found), each job's throughput relative to its
+//    floor (the reference's is ECOS's interior point; face_rule and solver apply to one type).
 #pragma once
 
 #include <vector>
 
 #include "adaptsim/policy.hpp"
 #include "baseline_inputs.hpp"
+#include "typed_lp.hpp"
 
 namespace adaptsim {
 
@@ -61,15 +73,33 @@ struct BisectionReplay {
 /// The reference's bisection (`:110-131`) with the oracle "feasible ⇔ T >= T*".
 BisectionReplay OsspReplayBisection(double minimal_horizon_s);
 
+/// The aware problem on several types: T*, the replay, and the point of F(T_found).
+struct OsspSeveralTypesSolution {
+  double minimal_horizon_s = 0.0;  ///< T* = 1/λ*
+  BisectionReplay replay;          ///< T_found and the reference's probe count
+  std::vector<double> x;           ///< m×n (typed_lp.hpp), a point of F(T_found)
+  int lp_solves = 0;
+};
+/// `in` as typed_lp.hpp; remaining_steps N_i per job. Throws InputError if CLP fails.
+OsspSeveralTypesSolution OsspSolveSeveralTypes(const internal::TypedLpInputs& in,
+                                               const std::vector<double>& remaining_steps);
+
 class MinTotalDurationPolicy final : public AllocationPolicy {
  public:
-  explicit MinTotalDurationPolicy(MinTotalDurationOptions options);
+  explicit MinTotalDurationPolicy(MinTotalDurationOptions options,
+                                  bool heterogeneity_aware = false);
+  /// "MinTotalDuration" is shuffled, "MinTotalDuration_Perf" is not (`scheduler.py:1288-1301`).
+  AllocationPolicyTraits Traits() const override {
+    return {.several_gpu_types = true, .shuffle_gpu_type_order = !aware_};
+  }
   /// Throws InputError for a zero throughput or a scale factor larger than the cluster.
   Allocation ComputeAllocation(const ClusterState& state) override;
 
  private:
   std::vector<double> FacePoint(const OsspInputs& in, double horizon_s) const;
   MinTotalDurationOptions options_;
+  bool aware_;
+  internal::TypedLpWarmStart warm_start_;  ///< the previous call's basis (several types)
 };
 
 }  // namespace adaptsim

@@ -8,7 +8,9 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -18,7 +20,8 @@ namespace adaptsim {
 
 PhiloxRandom::PhiloxRandom(std::uint64_t seed, std::uint32_t stream, std::uint32_t substream)
     : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)},
-      counter_{stream, 0, 0, substream} {}
+      counter_{stream, 0, 0, substream},
+      buffer_(kBatchWords) {}
 
 namespace {
 
@@ -36,50 +39,63 @@ void PhiloxBlocksScalar(const std::array<std::uint32_t, 4>& counter,
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// PhiloxBlocks with AVX2, one block per 32-bit lane: the 32×32→64-bit products of even and
-// odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
+// PhiloxBlocks with AVX2, one block per 32-bit lane, in two independent sets of 8 blocks whose
+// rounds interleave (each round is a chain of dependent multiplies): the 32×32→64-bit products of
+// even and odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
 __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint32_t, 4>& counter,
                                                       const std::array<std::uint32_t, 2>& key,
                                                       std::uint32_t* out) {
-  alignas(32) std::uint32_t low[8], high[8];
+  constexpr int kSets = kPhiloxBatchBlocks / 8;
+  alignas(32) std::uint32_t low[kPhiloxBatchBlocks], high[kPhiloxBatchBlocks];
   const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
-  for (int b = 0; b < 8; ++b) {
+  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
     low[b] = static_cast<std::uint32_t>(base + b);
     high[b] = static_cast<std::uint32_t>((base + b) >> 32);
   }
-  __m256i x0 = _mm256_set1_epi32(static_cast<int>(counter[0]));
-  __m256i x1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(low));
-  __m256i x2 = _mm256_load_si256(reinterpret_cast<const __m256i*>(high));
-  __m256i x3 = _mm256_set1_epi32(static_cast<int>(counter[3]));
+  __m256i x0[kSets], x1[kSets], x2[kSets], x3[kSets];
+  for (int v = 0; v < kSets; ++v) {
+    x0[v] = _mm256_set1_epi32(static_cast<int>(counter[0]));
+    x1[v] = _mm256_load_si256(reinterpret_cast<const __m256i*>(low + 8 * v));
+    x2[v] = _mm256_load_si256(reinterpret_cast<const __m256i*>(high + 8 * v));
+    x3[v] = _mm256_set1_epi32(static_cast<int>(counter[3]));
+  }
   const __m256i m0 = _mm256_set1_epi32(static_cast<int>(PHILOX_M4x32_0));
   const __m256i m1 = _mm256_set1_epi32(static_cast<int>(PHILOX_M4x32_1));
   std::uint32_t k0 = key[0], k1 = key[1];
   for (int round = 0; round < 10; ++round) {
-    const __m256i even0 = _mm256_mul_epu32(x0, m0);
-    const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(x0, 32), m0);
-    const __m256i even1 = _mm256_mul_epu32(x2, m1);
-    const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(x2, 32), m1);
-    const __m256i lo0 = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);
-    const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
-    const __m256i lo1 = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);
-    const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
-    x0 = _mm256_xor_si256(_mm256_xor_si256(hi1, x1), _mm256_set1_epi32(static_cast<int>(k0)));
-    x1 = lo1;
-    x2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32(static_cast<int>(k1)));
-    x3 = lo0;
+    const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0));
+    const __m256i key1 = _mm256_set1_epi32(static_cast<int>(k1));
+    for (int v = 0; v < kSets; ++v) {
+      const __m256i even0 = _mm256_mul_epu32(x0[v], m0);
+      const __m256i odd0 = _mm256_mul_epu32(_mm256_srli_epi64(x0[v], 32), m0);
+      const __m256i even1 = _mm256_mul_epu32(x2[v], m1);
+      const __m256i odd1 = _mm256_mul_epu32(_mm256_srli_epi64(x2[v], 32), m1);
+      const __m256i lo0 = _mm256_blend_epi32(even0, _mm256_slli_epi64(odd0, 32), 0xAA);
+      const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(even0, 32), odd0, 0xAA);
+      const __m256i lo1 = _mm256_blend_epi32(even1, _mm256_slli_epi64(odd1, 32), 0xAA);
+      const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(even1, 32), odd1, 0xAA);
+      x0[v] = _mm256_xor_si256(_mm256_xor_si256(hi1, x1[v]), key0);
+      x1[v] = lo1;
+      x2[v] = _mm256_xor_si256(_mm256_xor_si256(hi0, x3[v]), key1);
+      x3[v] = lo0;
+    }
     k0 += PHILOX_W32_0;
     k1 += PHILOX_W32_1;
   }
   // Transpose word-major lanes into block-major order.
-  const __m256i t0 = _mm256_unpacklo_epi32(x0, x1), t1 = _mm256_unpackhi_epi32(x0, x1);
-  const __m256i t2 = _mm256_unpacklo_epi32(x2, x3), t3 = _mm256_unpackhi_epi32(x2, x3);
-  const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
-  const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
-  auto* o = reinterpret_cast<__m256i*>(out);
-  _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(u0, u1, 0x20));
-  _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(u2, u3, 0x20));
-  _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(u0, u1, 0x31));
-  _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
+  for (int v = 0; v < kSets; ++v) {
+    const __m256i t0 = _mm256_unpacklo_epi32(x0[v], x1[v]),
+                  t1 = _mm256_unpackhi_epi32(x0[v], x1[v]);
+    const __m256i t2 = _mm256_unpacklo_epi32(x2[v], x3[v]),
+                  t3 = _mm256_unpackhi_epi32(x2[v], x3[v]);
+    const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    auto* o = reinterpret_cast<__m256i*>(out + 32 * v);
+    _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(u0, u1, 0x20));
+    _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(u2, u3, 0x20));
+    _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(u0, u1, 0x31));
+    _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
+  }
 }
 #endif
 
@@ -87,7 +103,7 @@ __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint
 
 void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
                   const std::array<std::uint32_t, 2>& key, std::uint32_t* out, bool vectorised) {
-  static_assert(kPhiloxBatchBlocks == 8, "PhiloxBlocksAvx2 computes 8 blocks");
+  static_assert(kPhiloxBatchBlocks % 8 == 0, "PhiloxBlocksAvx2 computes sets of 8 blocks");
 #if defined(__x86_64__) && defined(__GNUC__)
   if (vectorised && __builtin_cpu_supports("avx2")) {
     PhiloxBlocksAvx2(counter, key, out);
@@ -98,13 +114,27 @@ void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
   PhiloxBlocksScalar(counter, key, out);
 }
 
-void PhiloxRandom::Refill() {
-  PhiloxBlocks(counter_, key_, buffer_.data());
+void PhiloxRandom::AppendBatch() {
+  PhiloxBlocks(counter_, key_, buffer_.data() + end_);
   const std::uint64_t next =
       ((static_cast<std::uint64_t>(counter_[2]) << 32) | counter_[1]) + kPhiloxBatchBlocks;
   counter_[1] = static_cast<std::uint32_t>(next);
   counter_[2] = static_cast<std::uint32_t>(next >> 32);
+  end_ += kBatchWords;
+}
+
+void PhiloxRandom::Refill() {
+  used_ = end_ = 0;
+  AppendBatch();
+}
+
+void PhiloxRandom::Extend(std::size_t count) {
+  std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
+  end_ -= used_;
   used_ = 0;
+  const std::size_t batches = (count - end_ + kBatchWords - 1) / kBatchWords;
+  if (buffer_.size() < end_ + batches * kBatchWords) buffer_.resize(end_ + batches * kBatchWords);
+  for (std::size_t b = 0; b < batches; ++b) AppendBatch();
 }
 
 void GaOptions::CheckOptions(const OptionContext& where) const {
@@ -120,53 +150,129 @@ bool Dominates(const GaObjectives& a, const GaObjectives& b) {
 
 }  // namespace
 
-std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values) {
+void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting,
+                std::span<const int> sorted_prefix) {
   // Two objectives: sweep in lexicographic order; a point joins the first front whose last member
   // (the one with the smallest second objective so far) does not dominate it.
-  std::vector<int> order(values.size());
-  std::iota(order.begin(), order.end(), 0);
+  const int n = static_cast<int>(values.size());
+  std::vector<int>& order = sorting.order;
+  order.resize(n);
   const bool has_nan = std::any_of(values.begin(), values.end(), [](const GaObjectives& v) {
     return std::isnan(v[0]) || std::isnan(v[1]);
   });
+  sorting.has_nan = has_nan;
   if (has_nan) {  // no strict weak order: keep std::stable_sort's own answer
+    std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return values[a] < values[b]; });
   } else {  // a total order with the index as tie-break: the stable order, without a buffer
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-      return values[a] < values[b] || (values[a] == values[b] && a < b);
-    });
+    using Key = FrontSorting::Key;
+    auto less = [](const Key& a, const Key& b) {
+      if (a.f0 != b.f0) return a.f0 < b.f0;
+      if (a.f1 != b.f1) return a.f1 < b.f1;
+      return a.index < b.index;
+    };
+    // A total order has one sorted sequence: merging the sorted prefix with the sorted rest
+    // gives it.
+    const int k = static_cast<int>(sorted_prefix.size());
+    ADAPTSIM_CHECK(k <= n);
+    std::vector<Key>& keys = sorting.keys;
+    keys.resize(n);
+    for (int i = 0; i < k; ++i) {
+      const int index = sorted_prefix[i];
+      keys[i] = {values[index][0], values[index][1], index};
+    }
+    for (int i = k; i < n; ++i) keys[i] = {values[i][0], values[i][1], i};
+    std::sort(keys.begin() + k, keys.end(), less);
+    if (k > 0) {
+      std::vector<Key>& merged = sorting.merged;
+      merged.resize(n);
+      std::merge(keys.begin(), keys.begin() + k, keys.begin() + k, keys.end(), merged.begin(),
+                 less);
+      keys.swap(merged);
+    }
+    for (int i = 0; i < n; ++i) order[i] = keys[i].index;
   }
-  std::vector<std::vector<int>> fronts;
-  std::vector<int> last;
+  std::vector<int>& rank = sorting.rank;
+  std::vector<int>& last = sorting.last;  // per front: its member swept last
+  rank.resize(n);
+  last.clear();
   for (int index : order) {
     std::size_t k = 0;
-    while (k < fronts.size() && Dominates(values[last[k]], values[index])) ++k;
-    if (k == fronts.size()) {
-      fronts.emplace_back();
-      last.push_back(index);
-    }
-    fronts[k].push_back(index);
+    while (k < last.size() && Dominates(values[last[k]], values[index])) ++k;
+    if (k == last.size()) last.push_back(index);
     last[k] = index;
+    rank[index] = static_cast<int>(k);
   }
-  for (auto& front : fronts) std::sort(front.begin(), front.end());
+  // Fronts in index order (a counting sort by front).
+  std::vector<int>& starts = sorting.starts;
+  starts.assign(last.size() + 1, 0);
+  for (int i = 0; i < n; ++i) ++starts[rank[i] + 1];
+  for (std::size_t k = 1; k < starts.size(); ++k) starts[k] += starts[k - 1];
+  std::vector<int>& members = sorting.members;
+  members.resize(n);
+  std::vector<int>& next = sorting.last;  // reused: per front, its next free position
+  next.assign(starts.begin(), starts.end() - 1);
+  for (int i = 0; i < n; ++i) members[next[rank[i]]++] = i;
+}
+
+std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values) {
+  FrontSorting sorting;
+  SortFronts(values, sorting);
+  std::vector<std::vector<int>> fronts;
+  for (std::size_t k = 0; k + 1 < sorting.starts.size(); ++k) {
+    fronts.emplace_back(sorting.members.begin() + sorting.starts[k],
+                        sorting.members.begin() + sorting.starts[k + 1]);
+  }
   return fronts;
 }
 
-std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
+void CrowdingDistances(std::span<const GaObjectives> values, CrowdingScratch& scratch,
+                       std::vector<double>& crowding) {
   constexpr double kInfinity = 1e14;
-  const std::size_t n = values.size();
-  std::vector<double> crowding(n, 0.0);
-  if (n <= 2) return std::vector<double>(n, kInfinity);
-  std::vector<int> unique;
-  for (std::size_t i = 0; i < n; ++i) {
-    bool duplicate = false;
-    for (int u : unique) duplicate = duplicate || values[u] == values[i];
-    if (!duplicate) unique.push_back(static_cast<int>(i));
+  const int n = static_cast<int>(values.size());
+  if (n <= 2) {
+    crowding.assign(n, kInfinity);
+    return;
   }
+  crowding.assign(n, 0.0);
+  const bool has_nan = std::any_of(values.begin(), values.end(), [](const GaObjectives& v) {
+    return std::isnan(v[0]) || std::isnan(v[1]);
+  });
+  // The first of each set of equal points, in index order.
+  std::vector<int>& unique = scratch.unique;
+  unique.clear();
+  if (has_nan) {  // NaN equals nothing: compare with each kept point
+    for (int i = 0; i < n; ++i) {
+      if (std::none_of(unique.begin(), unique.end(), [&](int u) { return values[u] == values[i]; }))
+        unique.push_back(i);
+    }
+  } else {  // equal points are adjacent in lexicographic order, the first one first
+    std::vector<int>& order = scratch.sorted;
+    order.resize(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      if (values[a] != values[b]) return values[a] < values[b];
+      return a < b;
+    });
+    std::vector<char>& first = scratch.first;
+    first.assign(n, 0);
+    first[order[0]] = 1;
+    for (int i = 1; i < n; ++i) first[order[i]] = values[order[i]] != values[order[i - 1]];
+    for (int i = 0; i < n; ++i)
+      if (first[i]) unique.push_back(i);
+  }
+  std::vector<int>& sorted = scratch.sorted;
   for (int m = 0; m < 2; ++m) {
-    std::vector<int> sorted = unique;
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [&](int a, int b) { return values[a][m] < values[b][m]; });
+    sorted.assign(unique.begin(), unique.end());
+    if (has_nan) {
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [&](int a, int b) { return values[a][m] < values[b][m]; });
+    } else {  // a total order with the index as tie-break: the stable order, without a buffer
+      std::sort(sorted.begin(), sorted.end(), [&](int a, int b) {
+        return values[a][m] < values[b][m] || (values[a][m] == values[b][m] && a < b);
+      });
+    }
     const double norm = values[sorted.back()][m] - values[sorted.front()][m];
     for (std::size_t i = 0; i < sorted.size(); ++i) {
       if (norm == 0) continue;  // NaN distances count 0
@@ -180,17 +286,89 @@ std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
   }
   for (double& c : crowding)
     if (std::isinf(c)) c = kInfinity;
+}
+
+void FrontCrowdingDistances(std::span<const GaObjectives> values,
+                            std::span<const int> lexicographic, std::vector<int>& unique,
+                            std::vector<double>& crowding) {
+  constexpr double kInfinity = 1e14;
+  const int n = static_cast<int>(values.size());
+  if (n <= 2) {
+    crowding.assign(n, kInfinity);
+    return;
+  }
+  crowding.assign(n, 0.0);
+  // The first of each run of equal points is the one of lowest index, as CrowdingDistances
+  // keeps; the unique points in lexicographic order are sorted by f0 (no ties in a front) and,
+  // reversed, by f1.
+  unique.clear();
+  unique.push_back(lexicographic[0]);
+  for (int i = 1; i < n; ++i) {
+    if (values[lexicographic[i]] != values[lexicographic[i - 1]]) {
+      unique.push_back(lexicographic[i]);
+    }
+  }
+  const std::size_t u = unique.size();
+  const double inf = std::numeric_limits<double>::infinity();
+  // Objective m over the unique points in ascending order, `at(i)` the i-th of them: the same
+  // expressions as CrowdingDistances, in the same order per point.
+  auto add = [&](int m, auto at) {
+    const double norm = values[at(u - 1)][m] - values[at(0)][m];
+    if (norm == 0) return;
+    for (std::size_t i = 0; i < u; ++i) {
+      const double to_last = i == 0 ? inf : (values[at(i)][m] - values[at(i - 1)][m]) / norm;
+      const double to_next = i + 1 == u ? inf : (values[at(i + 1)][m] - values[at(i)][m]) / norm;
+      crowding[at(i)] += (to_last + to_next) / 2.0;
+    }
+  };
+  add(0, [&](std::size_t i) { return unique[i]; });
+  add(1, [&](std::size_t i) { return unique[u - 1 - i]; });
+  for (double& c : crowding)
+    if (std::isinf(c)) c = kInfinity;
+}
+
+std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
+  CrowdingScratch scratch;
+  std::vector<double> crowding;
+  CrowdingDistances(values, scratch, crowding);
   return crowding;
 }
 
 namespace {
+
+// Copies and fills of rows and states, inline: blocks of a fixed size become vector moves, where
+// std::copy_n and std::fill_n of a run-time length call memmove and memset, which cost more than
+// the work for 16 entries. The last block may overlap the one before it (same values).
+[[gnu::always_inline]] inline void CopyInts(const int* __restrict source, std::size_t count,
+                                            int* __restrict target) {
+  if (count >= 8) {
+    for (std::size_t i = 0; i + 8 <= count; i += 8) std::memcpy(target + i, source + i, 32);
+    std::memcpy(target + count - 8, source + count - 8, 32);
+  } else if (count >= 4) {
+    std::memcpy(target, source, 16);
+    std::memcpy(target + count - 4, source + count - 4, 16);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) target[i] = source[i];
+  }
+}
+[[gnu::always_inline]] inline void ZeroInts(int* target, std::size_t count) {
+  constexpr int kZeros[8] = {};
+  if (count >= 8) {
+    for (std::size_t i = 0; i + 8 <= count; i += 8) std::memcpy(target + i, kZeros, 32);
+    std::memcpy(target + count - 8, kZeros, 32);
+  } else if (count >= 4) {
+    std::memcpy(target, kZeros, 16);
+    std::memcpy(target + count - 4, kZeros, 16);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) target[i] = 0;
+  }
+}
 
 // Per-run constants and buffers of the mutation and the repair (no allocation per offspring).
 struct GaScratch {
   explicit GaScratch(const GaProblem& problem)
       : distributed_holders(problem.num_nodes),
         used(problem.num_nodes),
-        holders(problem.num_nodes),
         order(problem.num_nodes),
         values(problem.num_nodes),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
@@ -204,16 +382,18 @@ struct GaScratch {
       const double p2 = 1.0 / h;
       present[h] = PhiloxRandom::Threshold(p1 + p2 - p1 * p2);
     }
+    constexpr std::uint64_t kAlways = std::uint64_t{1} << 32;  // every word is below it
+    every_entry_hits = J == 1 && absent == kAlways && present[1] == kAlways;
   }
   std::vector<int> distributed_holders;  ///< per node: distributed jobs on it so far (repair 1)
-  std::vector<int> used;                 ///< per node: replicas placed so far (repair 4, mutation)
-  std::vector<int> holders;              ///< per node: jobs with a replica on it (mutation)
+  std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
   std::vector<int> order;                ///< per node: random node order (repair 2-3)
   std::vector<int> values;               ///< per node: a row before repair 2-3
   std::vector<int> candidates, parents;  ///< tournament selection
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
   std::vector<std::uint64_t> present;    ///< by holders: threshold of p1 + p2 − p1·p2
+  bool every_entry_hits = false;         ///< one job: p1 = 1, every entry of a free node hits
 };
 
 // One pass over the rows does the five steps of pollux.py:376-420 in the order stated in
@@ -221,15 +401,17 @@ struct GaScratch {
 // (distributed holders as they were before step 1 zeroed anything, replicas kept by step 4), and
 // only step 2-3 draws, in row order, so the pass equals the five passes over all rows one after
 // another, draw for draw.
-void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
-            GaState& state, GaScratch& scratch) {
+__attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& problem,
+                                                              const GaOptions& options,
+                                                              PhiloxRandom& random, GaState& state,
+                                                              GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
   int* __restrict distributed_holders = scratch.distributed_holders.data();
   int* __restrict used = scratch.used.data();
   const int* __restrict capacity = problem.node_capacity.data();
-  std::fill_n(distributed_holders, N, 0);
-  std::fill_n(used, N, 0);
+  ZeroInts(distributed_holders, N);
+  ZeroInts(used, N);
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
     int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
@@ -262,8 +444,8 @@ void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& ra
       int* values = scratch.values.data();
       std::iota(order, order + N, 0);
       random.Shuffle({order, static_cast<std::size_t>(N)});
-      std::copy_n(row, N, values);
-      std::fill_n(row, N, 0);
+      CopyInts(row, N, values);
+      ZeroInts(row, N);
       int kept = 0, kept_nodes = 0;
       for (int i = 0; i < N && kept < max_replicas && kept_nodes < options.max_nodes_per_job; ++i) {
         const int take = std::min(values[order[i]], max_replicas - kept);
@@ -282,7 +464,7 @@ void Repair(const GaProblem& problem, const GaOptions& options, PhiloxRandom& ra
     if (problem.min_replicas[j] > 0) {
       total = 0;
       for (int n = 0; n < N; ++n) total += row[n];
-      if (total < problem.min_replicas[j]) std::fill_n(row, N, 0);
+      if (total < problem.min_replicas[j]) ZeroInts(row, N);
     }
   }
 }
@@ -309,57 +491,153 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
 
 namespace {
 
+// Up to this many jobs, step 3 of the mutation tests a node's entries without branches; above it
+// and up to kMaskedJobs (one bit per job in a word), it skips the jobs without replicas on a node
+// from one hit to the next by scanning the words alone.
+constexpr int kBranchFreeJobs = 16;
+constexpr int kMaskedJobs = 64;
+constexpr int kScanWords = 8;  // FirstBelow reads words in blocks of 8
+
+// The first t in [0, count) with words[t] < threshold, else count; reads words[0 .. count rounded
+// up to a multiple of kScanWords). Vector extensions: each clone of the caller compiles it for
+// its own target.
+inline int FirstBelow(const std::uint32_t* words, int count, std::uint32_t threshold) {
+  using Words = std::uint32_t __attribute__((vector_size(4 * kScanWords)));
+  using Lanes = std::uint64_t __attribute__((vector_size(4 * kScanWords)));
+  Words limit;
+  for (int k = 0; k < kScanWords; ++k) limit[k] = threshold;
+  for (int t = 0; t < count; t += kScanWords) {
+    Words block;
+    std::memcpy(&block, words + t, sizeof block);
+    const Lanes below = reinterpret_cast<Lanes>(block < limit);
+    if ((below[0] | below[1] | below[2] | below[3]) == 0) continue;
+    const int end = std::min(t + kScanWords, count);
+    for (int k = t; k < end; ++k) {
+      if (words[k] < threshold) return k;
+    }
+    return count;
+  }
+  return count;
+}
+
 // pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
 // same test as Uniform() < p.
-void Mutate(const GaProblem& problem, PhiloxRandom& random, GaState& state, GaScratch& scratch) {
+__attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
+                                                              PhiloxRandom& random, GaState& state,
+                                                              GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   const std::uint64_t one_in_ten = scratch.one_in_ten;
   auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
-  for (int j = 0; j < J; ++j) {
-    if (random.Next() < one_in_ten) {
-      std::copy_n(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
-    }
-  }
-  for (int j = 0; j < J; ++j) {
-    if (random.Next() >= one_in_ten) continue;
-    int* r = row(j);
-    for (int n = 0; n < N; ++n)
-      if (random.Next() < one_in_ten) r[n] = 0;
-  }
-  int* __restrict used = scratch.used.data();
-  int* __restrict holders = scratch.holders.data();
-  std::fill_n(used, N, 0);
-  std::fill_n(holders, N, 0);
-  for (int j = 0; j < J; ++j) {
-    const int* __restrict r = row(j);
-    for (int n = 0; n < N; ++n) used[n] += r[n], holders[n] += r[n] > 0;
-  }
-  // Each entry is read once, at its own (n, j), before it is written, so it still holds its value
-  // from before this step: no copy of the state is needed.
-  const std::uint64_t absent = scratch.absent;
-  for (int n = 0; n < N; ++n) {
-    const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
-    if (high - used[n] < 1) continue;           // no free GPU: p1 = p2 = 0
-    const std::uint64_t present = scratch.present[holders[n]];
-    // One draw per job; a hit (rare: p ≈ 1/J) draws the new count. The buffered words are
-    // scanned for the next hit, then drawn up to it.
-    int* column = state.data() + n;
-    for (int j = 0; j < J;) {
-      const std::span<const std::uint32_t> words = random.Buffered();
-      const int count = std::min(static_cast<int>(words.size()), J - j);
-      int k = 0;
-      while (k < count && words[k] >= (column[(j + k) * N] > 0 ? present : absent)) ++k;
-      if (k == count) {
-        random.Skip(count);
-        j += count;
-        continue;
+  // Steps 1-2 draw at most J + J·(1 + N) words, read from one reserved window.
+  {
+    const std::uint32_t* __restrict words =
+        random.Reserve(static_cast<std::size_t>(J) * (2 + static_cast<std::size_t>(N))).data();
+    std::size_t drawn = 0;
+    for (int j = 0; j < J; ++j) {
+      if (words[drawn++] < one_in_ten) {
+        CopyInts(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
       }
-      random.Skip(k + 1);
-      int& entry = column[(j + k) * N];
-      if (entry < high) entry += random.Below(high - entry + 1);
-      j += k + 1;
+    }
+    for (int j = 0; j < J; ++j) {
+      if (words[drawn++] >= one_in_ten) continue;
+      int* r = row(j);
+      for (int n = 0; n < N; ++n) r[n] = words[drawn + n] < one_in_ten ? 0 : r[n];
+      drawn += N;
+    }
+    random.Skip(drawn);
+  }
+  // Step 3, node by node: a node's replicas and jobs are counted from its column just before
+  // its turn (the earlier nodes' turns change only their own columns), and a node without a free
+  // GPU has p1 = p2 = 0 and draws nothing. Each entry is read once, at its own (n, j), before it
+  // is written, so it still holds its value from before this step: no copy of the state is
+  // needed. An entry draws one word, and a hit below `high` one more for its new count: at most
+  // 2·J words per node, reserved at once.
+  const std::uint64_t absent = scratch.absent;
+  const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
+  const std::uint32_t* __restrict words =
+      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(N) + kScanWords)
+          .data();
+  std::size_t drawn = 0;
+  if (scratch.every_entry_hits) {  // one job, p1 = 1: each node with a free GPU draws 2 words
+    // A free GPU means entry < high: the entry grows to U{entry .. high}. Which nodes draw does
+    // not depend on the words, so the walk over them waits for no load.
+    int* __restrict entries = state.data();
+    for (int n = 0; n < N; ++n) {
+      const int high = problem.node_capacity[n], current = entries[n];
+      const int free = high - current >= 1;
+      const int step = static_cast<int>(
+          (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >> 32);
+      entries[n] = current + (step & -free);
+      drawn += 2 * static_cast<std::size_t>(free);
+    }
+    random.Skip(drawn);
+    return;
+  }
+  for (int n = 0; n < N; ++n) {
+    int* __restrict column = state.data() + n;
+    int used = 0, holders = 0;
+    std::uint64_t holder_jobs = 0;  // bit j: job j on the node (masked)
+    for (int j = 0; j < J; ++j) {
+      const int entry = column[static_cast<std::size_t>(j) * N];
+      used += entry;
+      holders += entry > 0;
+    }
+    const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
+    if (high - used < 1) continue;
+    const std::uint64_t present = scratch.present[holders];
+    if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
+      for (int j = 0; j < J; ++j) {
+        int& entry = column[static_cast<std::size_t>(j) * N];
+        const int current = entry;
+        // Integer arithmetic, not selects: the compiler keeps it without branches.
+        const int hit = words[drawn] < (current > 0 ? present : absent);
+        const int grows = hit & (current < high);
+        const int step = static_cast<int>(
+            (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >>
+            32);
+        entry = current + (step & -grows);
+        drawn += 1 + static_cast<std::size_t>(grows);
+      }
+    } else if (masked) {  // many jobs: hits are rare; the jobs on the node are in holder_jobs
+      for (int j = 0; j < J; ++j) {
+        holder_jobs |= std::uint64_t{column[static_cast<std::size_t>(j) * N] > 0} << j;
+      }
+      // A job without replicas on the node (entry 0) hits below `absent` and then always grows
+      // (high ≥ 1 on a free node), to U{0..high}; between hits the words alone are scanned.
+      const std::uint32_t below = static_cast<std::uint32_t>(absent);  // p1 < 1: absent < 2³²
+      for (int j = 0;;) {
+        const int stop = holder_jobs != 0 ? std::countr_zero(holder_jobs) : J;  // next job on n
+        while (j < stop) {
+          const int t = FirstBelow(words + drawn, stop - j, below);
+          drawn += t;
+          j += t;
+          if (j == stop) break;
+          column[static_cast<std::size_t>(j) * N] = static_cast<int>(
+              (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
+          drawn += 2;
+          ++j;
+        }
+        if (j == J) break;
+        int& entry = column[static_cast<std::size_t>(j) * N];  // > 0
+        if (words[drawn++] < present && entry < high) {
+          entry += static_cast<int>(
+              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        }
+        holder_jobs &= holder_jobs - 1;
+        ++j;
+      }
+    } else {  // more jobs than bits of a mask: hits are rare
+      for (int j = 0; j < J; ++j) {
+        int& entry = column[static_cast<std::size_t>(j) * N];
+        if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
+        if (entry < high) {
+          entry += static_cast<int>(
+              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        }
+      }
     }
   }
+  random.Skip(drawn);
 }
 
 }  // namespace
@@ -396,20 +674,24 @@ class StatePool {
 
  private:
   static std::uint64_t Hash(const GaState& state) {
-    // Four independent multiply-xor lanes over pairs of entries, then mixed (any hash would do:
-    // it only places states in the duplicate set, whose membership is decided by equality).
+    // Four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed (any
+    // hash would do: it only places states in the duplicate set, whose membership is decided by
+    // equality).
     constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
-    auto pair = [&](std::size_t i) {
-      return static_cast<std::uint32_t>(state[i]) |
-             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(state[i + 1])) << 32);
+    static_assert(sizeof(int) == 4);
+    const int* data = state.data();
+    auto word = [&](std::size_t i) {
+      std::uint64_t w;
+      std::memcpy(&w, data + i, sizeof w);
+      return w;
     };
     std::uint64_t lane[4] = {1, 2, 3, 4};
     const std::size_t size = state.size();
     std::size_t i = 0;
     for (; i + 8 <= size; i += 8) {
-      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ pair(i + 2 * k)) * kMultiplier;
+      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
     }
-    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(state[i])) * kMultiplier;
+    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
     std::uint64_t h = lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29) ^ size;
     h ^= h >> 32;
     return h * kMultiplier;
@@ -473,38 +755,94 @@ struct Individual {
   double crowding = 0.0;
 };
 
-// Rank-and-crowding survival (P:pymoo/algorithms/nsga2.py RankAndCrowdingSurvival). The states of
-// the individuals that do not survive go back to the pool.
-std::vector<Individual> Survive(const std::vector<Individual>& pop, int n_survive,
-                                PhiloxRandom& random, StatePool& pool) {
-  std::vector<GaObjectives> values;
-  values.reserve(pop.size());
+// Buffers of the survival, reused from generation to generation.
+struct SurvivalScratch {
+  std::vector<GaObjectives> values, front_values;
+  FrontSorting fronts;
+  CrowdingScratch crowding_scratch;
+  std::vector<double> crowding;
+  std::vector<int> order, position, shuffled, unique, lexicographic, next, new_index;
+  std::vector<char> survives;
+  /// The survivors in lexicographic order of (f0, f1, index), if sorted_survivors_valid.
+  std::vector<int> sorted_survivors;
+  bool sorted_survivors_valid = false;
+};
+
+// Rank-and-crowding survival (P:pymoo/algorithms/nsga2.py RankAndCrowdingSurvival) of `pop` into
+// `survivors`. The states of the individuals that do not survive go back to the pool. When the
+// first `sorted_prefix` individuals of `pop` are the survivors of the previous call, their
+// lexicographic order from that call is reused (SortFronts merges the rest into it).
+void Survive(const std::vector<Individual>& pop, std::size_t sorted_prefix, int n_survive,
+             PhiloxRandom& random, StatePool& pool, SurvivalScratch& scratch,
+             std::vector<Individual>& survivors) {
+  std::vector<GaObjectives>& values = scratch.values;
+  values.clear();
   for (const Individual& ind : pop) values.push_back(ind.f);
-  std::vector<Individual> survivors;
-  survivors.reserve(n_survive);
-  std::vector<char> survives(pop.size(), 0);
-  const auto fronts = NonDominatedFronts(values);
-  std::vector<GaObjectives> front_values;
-  std::vector<int> order;
-  for (std::size_t k = 0; k < fronts.size(); ++k) {
+  survivors.clear();
+  std::vector<char>& survives = scratch.survives;
+  survives.assign(pop.size(), 0);
+  std::span<const int> prefix;
+  if (sorted_prefix > 0 && scratch.sorted_survivors_valid &&
+      scratch.sorted_survivors.size() == sorted_prefix) {
+    prefix = scratch.sorted_survivors;
+  }
+  SortFronts(values, scratch.fronts, prefix);
+  const std::vector<int>& members = scratch.fronts.members;
+  const std::vector<int>& starts = scratch.fronts.starts;
+  const std::vector<int>& rank = scratch.fronts.rank;
+  const bool lexicographic = !scratch.fronts.has_nan;
+  std::vector<int>& position = scratch.position;
+  std::vector<int>& in_order = scratch.lexicographic;  // per front: positions in lex. order
+  if (lexicographic) {
+    position.resize(pop.size());
+    for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+      for (int p = starts[k]; p < starts[k + 1]; ++p) position[members[p]] = p - starts[k];
+    }
+    std::vector<int>& next = scratch.next;  // per front: its next free place
+    next.assign(starts.begin(), starts.end() - 1);
+    in_order.resize(pop.size());
+    for (int i : scratch.fronts.order) in_order[next[rank[i]]++] = position[i];
+  }
+  std::vector<int>& new_index = scratch.new_index;
+  new_index.assign(pop.size(), -1);
+  std::vector<GaObjectives>& front_values = scratch.front_values;
+  std::vector<double>& crowding = scratch.crowding;
+  std::vector<int>& order = scratch.order;
+  for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
     if (static_cast<int>(survivors.size()) >= n_survive) break;
-    const std::vector<int>& front = fronts[k];
+    const std::span<const int> front(members.data() + starts[k], members.data() + starts[k + 1]);
     front_values.clear();
     for (int i : front) front_values.push_back(values[i]);
-    const std::vector<double> crowding = CrowdingDistance(front_values);
+    if (lexicographic) {
+      FrontCrowdingDistances(front_values, {in_order.data() + starts[k], front.size()},
+                             scratch.unique, crowding);
+    } else {
+      CrowdingDistances(front_values, scratch.crowding_scratch, crowding);
+    }
     order.resize(front.size());
     std::iota(order.begin(), order.end(), 0);
     if (survivors.size() + front.size() > static_cast<std::size_t>(n_survive)) {
       // randomized_argsort, descending crowding: shuffle, then a stable sort.
       random.Shuffle(order);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int a, int b) { return crowding[a] > crowding[b]; });
+      if (std::any_of(crowding.begin(), crowding.end(), [](double c) { return std::isnan(c); })) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return crowding[a] > crowding[b]; });
+      } else {  // a total order with the shuffled position as tie-break: the stable order
+        std::vector<int>& shuffled = scratch.shuffled;
+        shuffled.resize(order.size());
+        for (std::size_t p = 0; p < order.size(); ++p) shuffled[order[p]] = static_cast<int>(p);
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+          return crowding[a] > crowding[b] ||
+                 (crowding[a] == crowding[b] && shuffled[a] < shuffled[b]);
+        });
+      }
       order.resize(n_survive - survivors.size());
     }
     for (int i : order) {
       Individual ind = pop[front[i]];  // each index is in exactly one front
       ind.rank = static_cast<int>(k);
       ind.crowding = crowding[i];
+      new_index[front[i]] = static_cast<int>(survivors.size());
       survivors.push_back(ind);
       survives[front[i]] = 1;
     }
@@ -512,7 +850,21 @@ std::vector<Individual> Survive(const std::vector<Individual>& pop, int n_surviv
   for (std::size_t i = 0; i < pop.size(); ++i) {
     if (!survives[i]) pool.Release(pop[i].slot);
   }
-  return survivors;
+  // The survivors in lexicographic order for the next call: the sorted order filtered; equal
+  // points, ordered by their old index there, are put in order of their new one.
+  scratch.sorted_survivors_valid = lexicographic;
+  if (!lexicographic) return;
+  std::vector<int>& sorted = scratch.sorted_survivors;
+  sorted.clear();
+  for (int i : scratch.fronts.order) {
+    if (new_index[i] >= 0) sorted.push_back(new_index[i]);
+  }
+  for (std::size_t begin = 0; begin < sorted.size();) {
+    std::size_t end = begin + 1;
+    while (end < sorted.size() && survivors[sorted[end]].f == survivors[sorted[begin]].f) ++end;
+    if (end - begin > 1) std::sort(sorted.begin() + begin, sorted.begin() + end);
+    begin = end;
+  }
 }
 
 // Binary tournament: dominance, then larger crowding, then a coin (nsga2.py binary_tournament).
@@ -573,10 +925,11 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
       }
       GaState& ca = pool[child_a];
       GaState& cb = pool[child_b];
-      std::copy(b.begin(), b.begin() + split, ca.begin());
-      std::copy(a.begin() + split, a.end(), ca.begin() + split);
-      std::copy(a.begin(), a.begin() + split, cb.begin());
-      std::copy(b.begin() + split, b.end(), cb.begin() + split);
+      const std::size_t rest = a.size() - split;
+      CopyInts(b.data(), split, ca.data());
+      CopyInts(a.data() + split, rest, ca.data() + split);
+      CopyInts(a.data(), split, cb.data());
+      CopyInts(b.data() + split, rest, cb.data() + split);
       children.push_back(child_a);
       children.push_back(child_b);
     }
@@ -604,8 +957,50 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
 
 }  // namespace
 
+std::uint64_t CountRepairedStates(const GaProblem& problem, const GaOptions& options,
+                                  std::uint64_t bound) {
+  const std::uint64_t more = bound + 1;  // counts saturate here
+  auto add = [more](std::uint64_t a, std::uint64_t b) { return std::min(a + b, more); };
+  const int N = problem.num_nodes;
+  const int max_nodes = std::clamp(options.max_nodes_per_job, 0, N);
+  int total_capacity = 0;
+  for (int n = 0; n < N; ++n) total_capacity += std::max(problem.node_capacity[n], 0);
+  std::uint64_t states = 1;
+  std::vector<std::uint64_t> ways;
+  for (int j = 0; j < problem.num_jobs && states < more; ++j) {
+    // ways[k·(S + 1) + s]: rows over the nodes so far with k nodes in use and s replicas, s ≤ S.
+    const int S = std::min(problem.max_replicas[j], total_capacity);
+    const auto at = [S](int k, int s) { return static_cast<std::size_t>(k) * (S + 1) + s; };
+    const int least = std::max(problem.min_replicas[j], 1);  // of a row with replicas
+    ways.assign(static_cast<std::size_t>(max_nodes + 1) * (S + 1), 0);
+    ways[at(0, 0)] = 1;
+    std::uint64_t rows = 1;  // the empty row
+    int reach = 0;           // the most replicas the nodes so far hold
+    for (int n = 0; n < N && rows < more; ++n) {
+      const int capacity = std::max(problem.node_capacity[n], 0);
+      // Node n holds v ≥ 1 replicas: in place, k descending, so each cell adds earlier counts.
+      for (int k = std::min(n, max_nodes - 1); k >= 0; --k) {
+        for (int s = std::min(reach, S - 1); s >= 0; --s) {
+          const std::uint64_t w = ways[at(k, s)];
+          if (w == 0) continue;
+          for (int v = 1; v <= std::min(capacity, S - s); ++v) {
+            ways[at(k + 1, s + v)] = add(ways[at(k + 1, s + v)], w);
+          }
+        }
+      }
+      reach = std::min(reach + capacity, S);
+      rows = 1;  // counts only grow with the nodes: stop once past the bound
+      for (int k = 1; k <= max_nodes; ++k) {
+        for (int s = least; s <= S; ++s) rows = add(rows, ways[at(k, s)]);
+      }
+    }
+    states = rows >= more || states > more / rows ? more : states * rows;
+  }
+  return states;
+}
+
 GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
-                     const GaOptions& options, PhiloxRandom& random) {
+                     const GaOptions& options, PhiloxRandom& random, GaRunControl control) {
   ADAPTSIM_CHECK(!initial.empty());
   const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
   GaResult result;
@@ -629,13 +1024,31 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   for (Individual& ind : pop) ind.f = problem.evaluate(pool[ind.slot]);
   result.evaluations += static_cast<std::int64_t>(pop.size());
   const int initial_size = static_cast<int>(pop.size());
-  pop = Survive(pop, initial_size, random, pool);
+  SurvivalScratch survival;
+  std::vector<Individual> survivors;
+  Survive(pop, 0, initial_size, random, pool, survival, survivors);
+  pop.swap(survivors);
+  // Once the population holds every state the repair can return, no child can be new: each later
+  // generation mates duplicates only, adds and evaluates no offspring, and its survival (no front
+  // to cut, so no draw) returns the population unchanged, as it already is the output of a
+  // survival, ordered by front. The remaining draws then decide nothing, and the run stops.
+  const std::uint64_t repaired_states =
+      control.stop_when_exhausted
+          ? CountRepairedStates(problem, options,
+                                static_cast<std::uint64_t>(options.population_size))
+          : 0;
   for (int generation = 1; generation < options.generations; ++generation) {
+    if (pop.size() == repaired_states && static_cast<int>(pop.size()) <= options.population_size &&
+        !survival.fronts.has_nan) {
+      break;
+    }
     std::vector<Individual> offspring = Mate(problem, options, pop, random, pool, seen, scratch);
     for (Individual& ind : offspring) ind.f = problem.evaluate(pool[ind.slot]);
     result.evaluations += static_cast<std::int64_t>(offspring.size());
+    const std::size_t sorted_prefix = pop.size();
     pop.insert(pop.end(), offspring.begin(), offspring.end());
-    pop = Survive(pop, options.population_size, random, pool);
+    Survive(pop, sorted_prefix, options.population_size, random, pool, survival, survivors);
+    pop.swap(survivors);
   }
   std::vector<GaObjectives> values;
   for (const Individual& ind : pop) values.push_back(ind.f);

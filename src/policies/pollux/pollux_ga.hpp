@@ -44,7 +44,7 @@ namespace adaptsim {
 /// consecutive counters: block b has counter (c0, c1 + b, c2 + carry, c3), i.e. the 64-bit
 /// (c2:c1) advanced by b, and its 4 words go to out[4b .. 4b+3]. `vectorised`: with AVX2 when the
 /// CPU has it (same words; false forces the portable path, for tests).
-inline constexpr std::size_t kPhiloxBatchBlocks = 8;
+inline constexpr std::size_t kPhiloxBatchBlocks = 16;
 void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
                   const std::array<std::uint32_t, 2>& key, std::uint32_t* out,
                   bool vectorised = true);
@@ -79,14 +79,20 @@ class PhiloxRandom {
   }
   /// The next 32 random bits (word 0..3 of block 0, 1, ... of the stream).
   std::uint32_t Next() {
-    if (used_ == kBufferWords) Refill();
+    if (used_ == end_) Refill();
     return buffer_[used_++];
   }
   /// The buffered words not drawn yet, at least one (refilled first when all are drawn); they are
   /// the next draws of Next(), in order, and Skip(k) draws the first k of them.
   std::span<const std::uint32_t> Buffered() {
-    if (used_ == kBufferWords) Refill();
-    return {buffer_.data() + used_, kBufferWords - used_};
+    if (used_ == end_) Refill();
+    return {buffer_.data() + used_, end_ - used_};
+  }
+  /// As Buffered(), with at least `count` words (the next blocks are computed ahead as needed): a
+  /// loop that draws at most `count` words reads them without a check per draw.
+  std::span<const std::uint32_t> Reserve(std::size_t count) {
+    if (end_ - used_ < count) Extend(count);
+    return {buffer_.data() + used_, end_ - used_};
   }
   void Skip(std::size_t count) { used_ += count; }
   /// The number of words w with w·2⁻³² < p: `Uniform() < p` is exactly `Next() < Threshold(p)`
@@ -98,12 +104,14 @@ class PhiloxRandom {
   }
 
  private:
-  static constexpr std::size_t kBufferWords = 4 * kPhiloxBatchBlocks;
-  void Refill();
+  static constexpr std::size_t kBatchWords = 4 * kPhiloxBatchBlocks;
+  void Refill();                   ///< all drawn: the next batch at the front
+  void Extend(std::size_t count);  ///< the undrawn words to the front, then batches up to `count`
+  void AppendBatch();              ///< the next kPhiloxBatchBlocks blocks at buffer_[end_]
   std::array<std::uint32_t, 2> key_;
   std::array<std::uint32_t, 4> counter_;  ///< of the next block to compute
-  std::array<std::uint32_t, kBufferWords> buffer_{};
-  std::size_t used_ = kBufferWords;  ///< not an int: stores to a state's ints cannot alias it
+  std::vector<std::uint32_t> buffer_;     ///< words [used_, end_) are the next draws
+  std::size_t used_ = 0, end_ = 0;        ///< not ints: stores to a state's ints cannot alias them
 };
 
 using GaState = std::vector<int>;            ///< J×N, row-major
@@ -155,9 +163,26 @@ struct GaResult {
   std::int64_t evaluations = 0;
 };
 
-/// Runs the GA from `initial` (≥ 1 state of the problem's shape).
+/// How a run ends.
+struct GaRunControl {
+  /// Stop early once the population holds every state the repair can return (see RunPolluxGa);
+  /// false runs every generation (same result, for tests).
+  bool stop_when_exhausted = true;
+};
+
+/// Runs the GA from `initial` (≥ 1 state of the problem's shape). Once the population holds
+/// every state the repair can return (CountRepairedStates of them), the rest of the run cannot
+/// change the result or the evaluation count and is skipped: `random` is then left where the run
+/// stopped, not where the remaining generations' draws would have left it.
 GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
-                     const GaOptions& options, PhiloxRandom& random);
+                     const GaOptions& options, PhiloxRandom& random, GaRunControl control = {});
+
+/// The number of states each of whose rows j has entries ≤ the node capacities, at most
+/// max_replicas[j] replicas on at most max_nodes_per_job nodes, and no replica or at least
+/// min_replicas[j]: the repair returns only such states (each of its steps keeps or makes these
+/// bounds hold). Counted row by row (rows are independent here), at most `bound` + 1.
+std::uint64_t CountRepairedStates(const GaProblem& problem, const GaOptions& options,
+                                  std::uint64_t bound);
 
 /// The mutation operator on one state, before its repair (exposed for tests).
 void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state);
@@ -169,7 +194,42 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
 /// Non-dominated sorting of `values` (minimisation): fronts of indices, ascending within a front.
 std::vector<std::vector<int>> NonDominatedFronts(const std::vector<GaObjectives>& values);
 
+/// NonDominatedFronts into reusable buffers: front k is members[starts[k] .. starts[k + 1]),
+/// rank[i] is the front of point i, and (without NaN) order lists the points in lexicographic
+/// order of (f0, f1, index).
+struct FrontSorting {
+  struct Key {
+    double f0, f1;
+    int index;
+  };
+  std::vector<int> members, starts, order, rank;
+  bool has_nan = false;           ///< some objective is NaN (order is then std::stable_sort's own)
+  std::vector<int> last;          ///< scratch
+  std::vector<Key> keys, merged;  ///< scratch
+};
+/// `sorted_prefix`, if not empty, lists the points 0 .. k−1 in lexicographic order of (f0, f1,
+/// index) (as `order` of an earlier sorting gives them): only the other points are sorted, then
+/// merged with them (the same order as sorting all). Ignored when some objective is NaN.
+void SortFronts(std::span<const GaObjectives> values, FrontSorting& sorting,
+                std::span<const int> sorted_prefix = {});
+
 /// pymoo 0.4.2 calc_crowding_distance: boundary and ≤ 2-point fronts get 1e14, duplicates 0.
 std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values);
+
+/// CrowdingDistance into `crowding` (resized), with reusable buffers.
+struct CrowdingScratch {
+  std::vector<int> unique, sorted;
+  std::vector<char> first;
+};
+void CrowdingDistances(std::span<const GaObjectives> values, CrowdingScratch& scratch,
+                       std::vector<double>& crowding);
+
+/// CrowdingDistances of one front of a non-dominated sorting without NaN, given `lexicographic`,
+/// its points in order of (f0, f1, index): the same doubles without sorting. No point of a front
+/// dominates another, so distinct points differ in both objectives and their order by f1 is the
+/// reverse of their order by f0. `unique` is scratch.
+void FrontCrowdingDistances(std::span<const GaObjectives> values,
+                            std::span<const int> lexicographic, std::vector<int>& unique,
+                            std::vector<double>& crowding);
 
 }  // namespace adaptsim

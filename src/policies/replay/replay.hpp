@@ -34,6 +34,8 @@ class ReplayPolicy final : public RoundScheduler {
 
   /// Round r's recorded jobs that are still active; rounds past the recording are empty.
   RoundPlan PlanRound(const ClusterState& state) override;
+  /// Recorded worker ids name their GPU type (docs/mechanism.md §12.4).
+  bool SupportsSeveralGpuTypes() const override { return true; }
 
  private:
   std::vector<std::vector<ScheduledJob>> rounds_;

@@ -75,9 +75,11 @@ void ShockwavePolicy::OnMicroTaskDone(const MicroTaskOutcome& outcome) {
   if (it == dispatched_.end() || job == jobs_.end()) return;
   const Dispatched& d = it->second;
   // The reference's throughput timeline entry (`scheduler.py:1936-2000`): steps / execution time.
-  const double steps_per_s = outcome.execution_time_s > 0.0 && outcome.succeeded
-                                 ? static_cast<double>(outcome.steps) / outcome.execution_time_s
-                                 : 0.0;
+  double steps_per_s = outcome.execution_time_s > 0.0 && outcome.succeeded
+                           ? static_cast<double>(outcome.steps) / outcome.execution_time_s
+                           : 0.0;
+  // Several types: the reference-type throughput (docs/shockwave.md, "Shockwave on mixed GPUs").
+  if (d.speed != 1.0) steps_per_s /= d.speed;
   job->second.forecast->AddThroughputMeasurement(d.round + 1, steps_per_s, d.batch_size);
   dispatched_.erase(it);
 }
@@ -87,13 +89,16 @@ RoundPlan ShockwavePolicy::PlanRound(const ClusterState& state) {
   planned_before_ = true;
   RegisterArrivals(state.round_duration_s);
   if (resolve_ || schedules_.count(round_ptr_) == 0) Resolve(state);
-  std::vector<JobId> ids = schedules_.at(round_ptr_);
+  const std::vector<Slot>& slots = schedules_.at(round_ptr_);
+  std::vector<JobId> ids;
+  for (const auto& [id, type] : slots) ids.push_back(id);
   last_returned_ = ids;
-  RecordDispatch(state, ids);
   RoundPlan plan;
-  for (JobId id : ids) {
-    if (jobs_.count(id) > 0) plan.jobs.push_back({id, {}});
+  for (const auto& [id, type] : slots) {
+    if (jobs_.count(id) > 0) plan.jobs.push_back({id, {}, type});
   }
+  if (state.cluster != nullptr && !state.cluster->homogeneous()) KeepRunnableTypes(state, plan);
+  RecordDispatch(state, plan.jobs);
   return plan;
 }
 
@@ -155,6 +160,11 @@ WindowProblem ShockwavePolicy::BuildProblem(const ClusterState& state, double sh
   problem.k = config_.k;
   problem.bases = config_.log_approximation_bases;
   problem.log_values = LogValues(problem.bases);
+  const bool typed = state.cluster != nullptr && !state.cluster->homogeneous();
+  if (typed) {
+    for (const GpuTypeCount& type : state.cluster->types())
+      problem.gpus_by_type.push_back(type.count);
+  }
   const double end_of_window_s = state.round_duration_s * (round_ptr_ + config_.future_rounds);
   for (JobId id : order_) {
     Job& job = jobs_.at(id);
@@ -167,6 +177,17 @@ WindowProblem ShockwavePolicy::BuildProblem(const ClusterState& state, double sh
     w.remaining_s = f.RemainingRuntime();
     const double target_s = MomentumAverage(job.share_series, round_ptr_);
     w.max_shortfall_s = (config_.rhomax * target_s - end_of_window_s) * share;
+    if (typed) {
+      // r_jk = T_jk / T_j,ref at the current batch size (docs/shockwave.md, "Shockwave on mixed
+      // GPUs").
+      const ActiveJobView& view =
+          *std::lower_bound(state.jobs.begin(), state.jobs.end(), id,
+                            [](const ActiveJobView& v, JobId key) { return v.id < key; });
+      ADAPTSIM_CHECK(view.id == id && view.throughput_steps_per_s > 0.0);
+      for (double thr : view.throughput_by_type_steps_per_s) {
+        w.speed.push_back(thr / view.throughput_steps_per_s);
+      }
+    }
     problem.jobs.push_back(w);
   }
   return problem;
@@ -199,11 +220,9 @@ void ShockwavePolicy::RecordSolverOutcome(WindowStatus status) {
   }
 }
 
-// `relax_finish_time_constraints` (`shockwave.py:830-911`), the relaxed re-solve and the ranking.
-WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, double round_s) {
-  ++fallbacks_;
+// π_j of `relax_finish_time_constraints` (`shockwave.py:830-911`), in metadata order.
+std::vector<double> ShockwavePolicy::FallbackPriorities(double share, double round_s) {
   std::vector<double> priority;
-  std::size_t i = 0;
   for (JobId id : order_) {
     Job& job = jobs_.at(id);
     ShockwaveJobForecaster& f = *job.forecast;
@@ -215,11 +234,18 @@ WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, do
     if (rho > config_.rhomax) {
       weight = std::pow(rho, remaining_s < round_s ? kUrgentPower : config_.lambda);
     }
-    weight = std::min(weight, kMaxPriority);
-    priority.push_back(weight);
-    problem.jobs[i].weight = weight;
+    priority.push_back(std::min(weight, kMaxPriority));
+  }
+  return priority;
+}
+
+// `relax_finish_time_constraints` (`shockwave.py:830-911`), the relaxed re-solve and the ranking.
+WindowSchedule ShockwavePolicy::Fallback(WindowProblem problem, double share, double round_s) {
+  ++fallbacks_;
+  const std::vector<double> priority = FallbackPriorities(share, round_s);
+  for (std::size_t i = 0; i < priority.size(); ++i) {
+    problem.jobs[i].weight = priority[i];
     problem.jobs[i].max_shortfall_s = std::numeric_limits<double>::infinity();
-    ++i;
   }
   WindowSolution relaxed = Solve(problem);
   if (!relaxed.HasSolution()) return {};
@@ -246,6 +272,13 @@ void ShockwavePolicy::Resolve(const ClusterState& state) {
       std::min(1.0, static_cast<double>(state.num_gpus) / static_cast<double>(order_.size()));
   EstimateShares(share);
   WindowProblem problem = BuildProblem(state, share);
+  if (!problem.gpus_by_type.empty()) {
+    ResolveTyped(state, std::move(problem), share);
+    resolve_ = false;
+    resolve_times_s_.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return;
+  }
   WindowSolution solution = Solve(problem);
   WindowSchedule x = solution.HasSolution()
                          ? solution.x
@@ -264,12 +297,12 @@ void ShockwavePolicy::BuildSchedules(const WindowSchedule& x, int num_gpus) {
   schedules_.clear();
   const int num_jobs = static_cast<int>(order_.size());
   for (int t = 0; t < config_.future_rounds; ++t) {
-    std::vector<JobId> ids;
+    std::vector<Slot> ids;
     std::vector<char> taken(num_jobs, 0);
     int idle = num_gpus;
     for (int j = 0; j < num_jobs; ++j) {
       if (!x[j][t]) continue;
-      ids.push_back(order_[j]);
+      ids.push_back({order_[j], -1});
       taken[j] = 1;
       idle -= jobs_.at(order_[j]).gpus;
     }
@@ -284,7 +317,7 @@ void ShockwavePolicy::BuildSchedules(const WindowSchedule& x, int num_gpus) {
         const int gpus = jobs_.at(order_[j]).gpus;
         if (gpus <= idle) {
           idle -= gpus;
-          ids.push_back(order_[j]);
+          ids.push_back({order_[j], -1});
         }
         if (idle <= 0) break;
       }
@@ -293,15 +326,140 @@ void ShockwavePolicy::BuildSchedules(const WindowSchedule& x, int num_gpus) {
   }
 }
 
-void ShockwavePolicy::RecordDispatch(const ClusterState& state, const std::vector<JobId>& ids) {
-  for (JobId id : ids) {
+// A plan is up to REOPT_ROUNDS rounds old: a batch-size change since may have left a job without
+// throughput on its planned type (ResNet-50 at batch size 128 on K80). Such a job moves to its
+// fastest type with room left in this round, or waits.
+void ShockwavePolicy::KeepRunnableTypes(const ClusterState& state, RoundPlan& plan) const {
+  const Cluster& cluster = *state.cluster;
+  const auto view_of = [&](JobId id) -> const ActiveJobView& {
+    return *std::lower_bound(state.jobs.begin(), state.jobs.end(), id,
+                             [](const ActiveJobView& v, JobId key) { return v.id < key; });
+  };
+  std::vector<int> room(cluster.num_types());
+  for (int k = 0; k < cluster.num_types(); ++k) room[k] = cluster.count(k);
+  std::vector<PlannedJob*> stranded;
+  for (PlannedJob& p : plan.jobs) {
+    const ActiveJobView& view = view_of(p.id);
+    if (view.throughput_by_type_steps_per_s[p.gpu_type] > 0.0) {
+      room[p.gpu_type] -= view.scale_factor;
+    } else {
+      stranded.push_back(&p);
+    }
+  }
+  if (stranded.empty()) return;
+  for (PlannedJob* p : stranded) {
+    const ActiveJobView& view = view_of(p->id);
+    int best = -1;
+    for (int k = 0; k < cluster.num_types(); ++k) {
+      const double thr = view.throughput_by_type_steps_per_s[k];
+      if (thr > 0.0 && room[k] >= view.scale_factor &&
+          (best < 0 || thr > view.throughput_by_type_steps_per_s[best])) {
+        best = k;
+      }
+    }
+    p->gpu_type = best;
+    if (best >= 0) room[best] -= view.scale_factor;
+  }
+  std::erase_if(plan.jobs, [](const PlannedJob& p) { return p.gpu_type < 0; });
+}
+
+void ShockwavePolicy::RecordDispatch(const ClusterState& state,
+                                     const std::vector<PlannedJob>& planned) {
+  for (const PlannedJob& p : planned) {
     auto view = std::find_if(state.jobs.begin(), state.jobs.end(),
-                             [&](const ActiveJobView& v) { return v.id == id; });
+                             [&](const ActiveJobView& v) { return v.id == p.id; });
     if (view == state.jobs.end()) continue;
     Dispatched d;
     d.round = state.round_index;
     d.batch_size = view->batch_size;
-    dispatched_[id] = d;
+    if (p.gpu_type >= 0 && state.cluster != nullptr && !state.cluster->homogeneous()) {
+      d.speed = view->throughput_by_type_steps_per_s[p.gpu_type] / view->throughput_steps_per_s;
+    }
+    dispatched_[p.id] = d;
+  }
+}
+
+TypedWindowSolution ShockwavePolicy::SolveTyped(const WindowProblem& problem) {
+  TypedWindowSolution solution;
+  if (config_.solver == ShockwaveSolver::kGeneral) {
+    MilpOptions options;
+    options.relative_gap = config_.solver_rel_gap;
+    options.max_nodes = config_.solver_max_nodes;
+    options.time_limit_s = config_.solver_wall_clock ? config_.solver_timeout : 0.0;
+    solution = SolveTypedWindowGeneral(problem, options);
+  } else {
+    solution = SolveWindowHeterogeneous(problem);
+  }
+  solver_nodes_ += solution.nodes;
+  RecordSolverOutcome(solution.status);
+  return solution;
+}
+
+// The same steps as on one type (Resolve, Fallback) with the typed window problem: the
+// finish-time-constrained solve, else the fallback's weights π_j and the relaxed solve, whose
+// rounds are ranked by π (RankTypedRounds).
+void ShockwavePolicy::ResolveTyped(const ClusterState& state, WindowProblem problem, double share) {
+  TypedWindowSolution solution = SolveTyped(problem);
+  if (!solution.HasSolution()) {
+    ++fallbacks_;
+    std::vector<double> priority = FallbackPriorities(share, state.round_duration_s);
+    for (std::size_t i = 0; i < priority.size(); ++i) {
+      problem.jobs[i].weight = priority[i];
+      problem.jobs[i].max_shortfall_s = std::numeric_limits<double>::infinity();
+    }
+    solution = SolveTyped(problem);
+    if (solution.HasSolution()) RankTypedRounds(solution.y, priority);
+  }
+  if (!solution.HasSolution()) {
+    solution.y.assign(order_.size(), std::vector<int>(config_.future_rounds, -1));
+  }
+  BuildTypedSchedules(solution.y, problem);
+}
+
+// `construct_schedules` (`shockwave.py:213-285`) per type: the planned jobs on their types, then
+// the work-conserving fill — unplanned jobs by forecast remaining time, largest first, each on
+// its fastest type with enough idle GPUs — until no GPU is idle.
+void ShockwavePolicy::BuildTypedSchedules(const TypedWindowSchedule& y,
+                                          const WindowProblem& problem) {
+  schedules_.clear();
+  const int num_jobs = static_cast<int>(order_.size());
+  const int types = static_cast<int>(problem.gpus_by_type.size());
+  for (int t = 0; t < config_.future_rounds; ++t) {
+    std::vector<Slot> slots;
+    std::vector<int> idle = problem.gpus_by_type;
+    int total_idle = problem.num_gpus;
+    for (int j = 0; j < num_jobs; ++j) {
+      const int k = y[j][t];
+      if (k < 0) continue;
+      slots.push_back({order_[j], k});
+      idle[k] -= problem.jobs[j].gpus;
+      total_idle -= problem.jobs[j].gpus;
+    }
+    if (total_idle > 0) {
+      std::vector<std::pair<double, int>> others;  // (forecast remaining time, index)
+      for (int j = 0; j < num_jobs; ++j) {
+        if (y[j][t] < 0) others.push_back({jobs_.at(order_[j]).forecast->RemainingRuntime(), j});
+      }
+      std::stable_sort(others.begin(), others.end(),
+                       [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (const auto& [remaining_s, j] : others) {
+        const WindowJob& job = problem.jobs[j];
+        int best = -1;
+        for (int k = 0; k < types; ++k) {
+          if (job.speed[k] > 0.0 && idle[k] >= job.gpus &&
+              (best < 0 || job.speed[k] > job.speed[best])) {
+            best = k;
+          }
+        }
+        if (best >= 0) {
+          idle[best] -= job.gpus;
+          total_idle -= job.gpus;
+          slots.push_back({order_[j], best});
+        }
+        if (total_idle <= 0) break;
+      }
+    }
+    schedules_[round_ptr_ + t] = std::move(slots);
   }
 }
 

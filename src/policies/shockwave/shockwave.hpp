@@ -40,6 +40,7 @@
 #include "adaptsim/policy.hpp"
 #include "shockwave_config.hpp"
 #include "shockwave_forecaster.hpp"
+#include "window_heterogeneous.hpp"
 #include "window_structured.hpp"
 
 namespace adaptsim {
@@ -59,6 +60,9 @@ class ShockwavePolicy final : public RoundScheduler {
   /// solver calls, 4 stopped at solver_max_nodes outside solver_rel_gap (incumbent used), 0 ended
   /// without a solution (fallback used)"; empty when every solve ended normally.
   std::string Diagnostics() const override;
+  /// Plans each job's GPU type on a cluster of several types (docs/shockwave.md, "Shockwave on
+  /// mixed GPUs"); on one type nothing changes.
+  bool SupportsSeveralGpuTypes() const override { return true; }
 
   /// Wall time of every re-solve in seconds (benchmarks only; not part of the results).
   const std::vector<double>& ResolveTimes() const { return resolve_times_s_; }
@@ -81,25 +85,39 @@ class ShockwavePolicy final : public RoundScheduler {
   struct Dispatched {
     int round = 0;
     int batch_size = 0;
+    /// r_jk of the planned type (several types): the timeline entry is divided by it, so that
+    /// calibration sees reference-type throughput; 1 on one type.
+    double speed = 1.0;
   };
+  /// A planned job of a window round: id and GPU type (-1 on one type).
+  using Slot = std::pair<JobId, int>;
 
   void UpdateAfterRound(const ClusterState& state);
   void RegisterArrivals(double round_s);
   void Resolve(const ClusterState& state);
   void EstimateShares(double share);
   WindowProblem BuildProblem(const ClusterState& state, double share);
+  /// Several GPU types: the typed window problem, its fallback and schedules.
+  void ResolveTyped(const ClusterState& state, WindowProblem problem, double share);
+  TypedWindowSolution SolveTyped(const WindowProblem& problem);
+  void BuildTypedSchedules(const TypedWindowSchedule& y, const WindowProblem& problem);
   WindowSolution Solve(const WindowProblem& problem);
   /// Counts one window or ranking solve in the solver statistics (calls, limits, failures).
   void RecordSolverOutcome(WindowStatus status);
+  /// π_j of the fallback (ρ̂_j^λ, ρ̂_j^100 when R_j < Δ, else 1), metadata order.
+  std::vector<double> FallbackPriorities(double share, double round_s);
   WindowSchedule Fallback(WindowProblem problem, double share, double round_s);
   void BuildSchedules(const WindowSchedule& x, int num_gpus);
-  void RecordDispatch(const ClusterState& state, const std::vector<JobId>& ids);
+  void RecordDispatch(const ClusterState& state, const std::vector<PlannedJob>& planned);
+  /// Several types: moves a planned job whose throughput on its planned type is now 0 (a
+  /// batch-size change since the plan) to its fastest type with room, or drops it this round.
+  void KeepRunnableTypes(const ClusterState& state, RoundPlan& plan) const;
 
   ShockwaveConfig config_;
   std::vector<JobId> order_;  ///< metadata insertion order (`OrderedDict`)
   std::map<JobId, Job> jobs_;
   std::vector<Pending> arrivals_;
-  std::map<int, std::vector<JobId>> schedules_;
+  std::map<int, std::vector<Slot>> schedules_;
   std::map<JobId, Dispatched> dispatched_;
   std::vector<JobId> last_returned_;
   bool planned_before_ = false;

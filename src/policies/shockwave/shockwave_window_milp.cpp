@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "adaptsim/cbc_solver.hpp"
+#include "adaptsim/error.hpp"
 
 namespace adaptsim {
 namespace {
@@ -42,14 +43,15 @@ WindowStatus FromMilp(MilpStatus status) {
   return WindowStatus::kError;
 }
 
-void AddJobRows(const WindowProblem& problem, int j, MilpProblem& milp, int p_col, int lambda0,
-                int z0, int s_col, int m_col) {
+/// The rows of job j; `x_speed` lists its round columns with their speeds (C2: ē p <= Δ Σ r x).
+void AddJobRows(const WindowProblem& problem, int j,
+                const std::vector<std::pair<int, double>>& x_speed, MilpProblem& milp, int p_col,
+                int lambda0, int z0, int s_col, int m_col) {
   const WindowJob& job = problem.jobs[j];
-  const int rounds = problem.num_rounds;
   const int bases = static_cast<int>(problem.bases.size());
-  int row = milp.AddRow(-kMilpInfinity, 0.0);  // (C2) ē p - Δ Σ_t x <= 0
+  int row = milp.AddRow(-kMilpInfinity, 0.0);  // (C2) ē p - Δ Σ_t r x <= 0
   milp.AddEntry(row, p_col, job.mean_epoch_s);
-  for (int t = 0; t < rounds; ++t) milp.AddEntry(row, j * rounds + t, -problem.round_s);
+  for (const auto& [col, r] : x_speed) milp.AddEntry(row, col, -problem.round_s * r);
   row = milp.AddRow(job.progress / job.epochs, job.progress / job.epochs);  // (C3)
   milp.AddEntry(row, p_col, -1.0 / job.epochs);
   for (int b = 0; b < bases; ++b) milp.AddEntry(row, lambda0 + b, problem.bases[b]);
@@ -79,19 +81,29 @@ void AddJobRows(const WindowProblem& problem, int j, MilpProblem& milp, int p_co
 
 }  // namespace
 
-WindowMilp BuildWindowMilp(const WindowProblem& problem) {
+namespace {
+
+/// The window MILP with `types` x columns per (job, round) at (j·T + t)·types + k: one type gives
+/// the one-type MILP (C1) exactly; several add per-type capacity and one type per (job, round).
+WindowMilp BuildMilp(const WindowProblem& problem, int types) {
   WindowMilp window;
   MilpProblem& milp = window.milp;
   milp.maximize = true;
+  const bool typed = !problem.gpus_by_type.empty();
   const int num_jobs = static_cast<int>(problem.jobs.size());
   const int rounds = problem.num_rounds;
   const int bases = static_cast<int>(problem.bases.size());
   const double scale = static_cast<double>(num_jobs) * rounds;
+  const auto runs_on = [&](const WindowJob& job, int k) {
+    return !typed || (job.speed[k] > 0.0 && job.gpus <= problem.gpus_by_type[k]);
+  };
   for (const WindowJob& job : problem.jobs) {
     // A job with constant utility gains nothing from a round and takes GPUs from the others:
     // x = 0 loses no optimum (the structured solver does not plan it either).
     const double upper = UtilityIsConstant(problem, job) ? 0.0 : 1.0;
-    for (int t = 0; t < rounds; ++t) milp.AddColumn(0.0, upper, 0.0, true);
+    for (int t = 0; t < rounds; ++t) {
+      for (int k = 0; k < types; ++k) milp.AddColumn(0.0, runs_on(job, k) ? upper : 0.0, 0.0, true);
+    }
   }
   const int p0 = milp.num_cols;
   for (int j = 0; j < num_jobs; ++j) milp.AddColumn(0.0, kMilpInfinity, 0.0, false);
@@ -114,25 +126,92 @@ WindowMilp BuildWindowMilp(const WindowProblem& problem) {
                    0.0, false);
   }
   const int m_col = milp.AddColumn(0.0, kMilpInfinity, -problem.k, false);
-  for (int t = 0; t < rounds; ++t) {  // (C1)
-    const int row = milp.AddRow(-kMilpInfinity, problem.num_gpus);
-    for (int j = 0; j < num_jobs; ++j) milp.AddEntry(row, j * rounds + t, problem.jobs[j].gpus);
+  const auto x_col = [&](int j, int t, int k) { return (j * rounds + t) * types + k; };
+  for (int t = 0; t < rounds; ++t) {  // (C1), per type
+    for (int k = 0; k < types; ++k) {
+      const int row =
+          milp.AddRow(-kMilpInfinity, typed ? problem.gpus_by_type[k] : problem.num_gpus);
+      for (int j = 0; j < num_jobs; ++j) milp.AddEntry(row, x_col(j, t, k), problem.jobs[j].gpus);
+    }
   }
+  if (types > 1) {
+    for (int j = 0; j < num_jobs; ++j) {  // one type per (job, round)
+      for (int t = 0; t < rounds; ++t) {
+        const int row = milp.AddRow(-kMilpInfinity, 1.0);
+        for (int k = 0; k < types; ++k) milp.AddEntry(row, x_col(j, t, k), 1.0);
+      }
+    }
+  }
+  std::vector<std::pair<int, double>> x_speed;
   for (int j = 0; j < num_jobs; ++j) {
-    AddJobRows(problem, j, milp, p0 + j, lambda0 + j * bases, z0 + j * bases, s0 + j, m_col);
+    x_speed.clear();
+    for (int t = 0; t < rounds; ++t) {
+      for (int k = 0; k < types; ++k) {
+        x_speed.push_back({x_col(j, t, k), typed ? problem.jobs[j].speed[k] : 1.0});
+      }
+    }
+    AddJobRows(problem, j, x_speed, milp, p0 + j, lambda0 + j * bases, z0 + j * bases, s0 + j,
+               m_col);
   }
   window.objective_scale = NormaliseObjective(milp);
   return window;
 }
 
+bool CapsImpossible(const WindowProblem& problem) {
+  for (const WindowJob& job : problem.jobs) {
+    if (job.max_shortfall_s + kCapTolerance_s < 0.0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+WindowMilp BuildWindowMilp(const WindowProblem& problem) {
+  return BuildMilp(problem, 1);
+}
+
+WindowMilp BuildTypedWindowMilp(const WindowProblem& problem) {
+  return BuildMilp(problem, static_cast<int>(problem.gpus_by_type.size()));
+}
+
+TypedWindowSolution SolveTypedWindowGeneral(const WindowProblem& problem,
+                                            const MilpOptions& options) {
+  problem.Validate();
+  TypedWindowSolution solution;
+  if (problem.gpus_by_type.empty()) {
+    throw InputError("window_problem", 0, "gpus_by_type",
+                     "the MILP for several GPU types needs the GPUs of each type");
+  }
+  if (CapsImpossible(problem)) {
+    solution.status = WindowStatus::kInfeasible;
+    return solution;
+  }
+  const WindowMilp window = BuildTypedWindowMilp(problem);
+  const MilpSolution result = SolveWithCbc(window.milp, options);
+  solution.status = FromMilp(result.status);
+  solution.nodes = result.nodes;
+  if (!result.HasSolution()) return solution;
+  const int rounds = problem.num_rounds;
+  const int types = static_cast<int>(problem.gpus_by_type.size());
+  solution.y.assign(problem.jobs.size(), std::vector<int>(rounds, -1));
+  for (std::size_t j = 0; j < problem.jobs.size(); ++j) {
+    for (int t = 0; t < rounds; ++t) {
+      for (int k = 0; k < types; ++k) {
+        if (result.x[(j * rounds + t) * types + k] >= 0.5) solution.y[j][t] = k;
+      }
+    }
+    solution.effective_rounds.push_back(EffectiveRounds(problem.jobs[j], solution.y[j]));
+  }
+  solution.objective = WindowObjective(problem, solution.effective_rounds);
+  return solution;
+}
+
 WindowSolution SolveWindowGeneral(const WindowProblem& problem, const MilpOptions& options) {
   problem.Validate();
   WindowSolution solution;
-  for (const WindowJob& job : problem.jobs) {
-    if (job.max_shortfall_s + kCapTolerance_s < 0.0) {
-      solution.status = WindowStatus::kInfeasible;
-      return solution;
-    }
+  if (CapsImpossible(problem)) {
+    solution.status = WindowStatus::kInfeasible;
+    return solution;
   }
   const WindowMilp window = BuildWindowMilp(problem);
   const MilpSolution result = SolveWithCbc(window.milp, options);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "adaptsim/milp_problem.hpp"
+#include "window_heterogeneous.hpp"
 #include "window_structured.hpp"
 
 namespace adaptsim {
@@ -29,6 +30,17 @@ struct WindowMilp {
 /// loses no optimum (its rounds would only take GPUs from the others). Column layout: x_jt at
 /// j·T + t, then p, λ, z, s, M.
 WindowMilp BuildWindowMilp(const WindowProblem& problem);
+
+/// The MILP of window_heterogeneous.hpp for several GPU types (WindowProblem::gpus_by_type):
+/// x_jtk at (j·T + t)·K + k (fixed to 0 where r_jk = 0 or w_j > C_k), per-type capacity rows
+/// Σ_j w_j x_jtk <= C_k, rows Σ_k x_jtk <= 1, (C2) ē_j p_j <= Δ Σ_tk r_jk x_jtk; the rest, the
+/// normalisation and the pinned jobs as BuildWindowMilp.
+WindowMilp BuildTypedWindowMilp(const WindowProblem& problem);
+
+/// Solves BuildTypedWindowMilp with CBC (x_jtk = 1 iff >= 0.5); objective = WindowObjective
+/// of the resulting effective rounds. kInfeasible without CBC when a cap is negative.
+TypedWindowSolution SolveTypedWindowGeneral(const WindowProblem& problem,
+                                            const MilpOptions& options);
 
 /// Solves BuildWindowMilp with CBC. x_jt = 1 iff its value >= 0.5 (the reference's round()).
 /// objective = WindowObjective of the resulting n. Infeasible caps (C6 < 0) are reported as

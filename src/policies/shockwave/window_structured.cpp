@@ -600,6 +600,19 @@ void WindowProblem::Validate() const {
                 !std::isnan(job.max_shortfall_s),
             "jobs", "non-finite job data");
   }
+  if (gpus_by_type.empty()) return;
+  int total = 0;
+  for (int c : gpus_by_type) {
+    Require(c >= 1, "gpus_by_type", "every GPU type needs >= 1 GPU");
+    total += c;
+  }
+  Require(total == num_gpus, "gpus_by_type", "the types' GPUs must sum to num_gpus");
+  for (const WindowJob& job : jobs) {
+    Require(job.speed.size() == gpus_by_type.size(), "jobs.speed", "one speed per GPU type");
+    for (double r : job.speed) {
+      Require(r >= 0.0 && std::isfinite(r), "jobs.speed", "speeds must be finite and >= 0");
+    }
+  }
 }
 
 std::string ToString(WindowStatus status) {
@@ -618,17 +631,17 @@ std::string ToString(WindowStatus status) {
   return "error";
 }
 
-double PlannedEpochs(const WindowProblem& problem, const WindowJob& job, int n) {
+double PlannedEpochs(const WindowProblem& problem, const WindowJob& job, double n) {
   const double by_time = problem.round_s * n / job.mean_epoch_s;
   const double by_work = problem.bases.back() * job.epochs - job.progress;
   return std::max(0.0, std::min(by_time, by_work));
 }
 
-double Shortfall(const WindowProblem& problem, const WindowJob& job, int n) {
+double Shortfall(const WindowProblem& problem, const WindowJob& job, double n) {
   return std::max(0.0, job.remaining_s - job.mean_epoch_s * PlannedEpochs(problem, job, n));
 }
 
-double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, int n) {
+double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, double n) {
   const std::vector<double>& beta = problem.bases;
   const std::vector<double>& value = problem.log_values;
   double x = (job.progress + PlannedEpochs(problem, job, n)) / job.epochs;
@@ -640,7 +653,11 @@ double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, in
   return job.weight * f / scale;
 }
 
-double WindowObjective(const WindowProblem& problem, const std::vector<int>& rounds) {
+namespace {
+
+/// Φ of rounds (int) or effective rounds (double) per job.
+template <class Rounds>
+double ObjectiveOf(const WindowProblem& problem, const std::vector<Rounds>& rounds) {
   double utility = 0.0, level = 0.0;
   for (std::size_t j = 0; j < problem.jobs.size(); ++j) {
     const WindowJob& job = problem.jobs[j];
@@ -652,6 +669,16 @@ double WindowObjective(const WindowProblem& problem, const std::vector<int>& rou
     level = std::max(level, s);
   }
   return utility - problem.k * level;
+}
+
+}  // namespace
+
+double WindowObjective(const WindowProblem& problem, const std::vector<int>& rounds) {
+  return ObjectiveOf(problem, rounds);
+}
+
+double WindowObjective(const WindowProblem& problem, const std::vector<double>& effective_rounds) {
+  return ObjectiveOf(problem, effective_rounds);
 }
 
 WindowSolution SolveWindowStructured(const WindowProblem& problem,

@@ -35,6 +35,10 @@ struct WindowJob {
   /// Upper bound on s_j from the finish-time constraint (C6): σ (ρ_max F̄_j - t_0);
   /// +infinity = no constraint.
   double max_shortfall_s = std::numeric_limits<double>::infinity();
+  /// Several GPU types only (WindowProblem::gpus_by_type set): r_jk = T_jk / T_j,ref, the
+  /// reference-type rounds of progress one round on type k gives (0: the job cannot run on k).
+  /// One entry per type. Empty on one type (every round counts 1).
+  std::vector<double> speed = {};
 };
 
 struct WindowProblem {
@@ -45,6 +49,9 @@ struct WindowProblem {
   std::vector<double> bases;       ///< β_b, increasing, β_0 = 0
   std::vector<double> log_values;  ///< L_b (ln of β_b, ln 1e-6 for β_0 = 0), increasing
   std::vector<WindowJob> jobs;
+  /// C_k, the GPUs of each type of a cluster of several types (sum = num_gpus; the per-type
+  /// capacity of window_heterogeneous.hpp). Empty: one type of num_gpus GPUs.
+  std::vector<int> gpus_by_type = {};
 
   /// Throws InputError(field=...) on malformed data (shapes, gang sizes, non-finite values).
   void Validate() const;
@@ -67,14 +74,19 @@ struct WindowSolution {
   }
 };
 
-/// p_j(n): planned epochs when granted n rounds.
-double PlannedEpochs(const WindowProblem& problem, const WindowJob& job, int n);
+/// p_j(n): planned epochs when granted n rounds (on several GPU types n is the effective number
+/// of rounds Σ_t r_{j,k(t)}, docs/shockwave.md "Shockwave on mixed GPUs"; an int n gives the same
+/// value as before).
+double PlannedEpochs(const WindowProblem& problem, const WindowJob& job, double n);
 /// s_j(n) = max(0, R_j - ē_j p_j(n)), seconds.
-double Shortfall(const WindowProblem& problem, const WindowJob& job, int n);
+double Shortfall(const WindowProblem& problem, const WindowJob& job, double n);
 /// π_j f((c_j + p_j(n)) / E_j) / (N T), f the piecewise-linear interpolation of (β, L).
-double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, int n);
+double WeightedLogUtility(const WindowProblem& problem, const WindowJob& job, double n);
 /// Φ(n); -infinity if some s_j(n_j) exceeds its cap (beyond 1e-6 s).
 double WindowObjective(const WindowProblem& problem, const std::vector<int>& rounds);
+/// Φ of effective rounds e_j (several GPU types, window_heterogeneous.hpp); the same as above for
+/// integral e_j.
+double WindowObjective(const WindowProblem& problem, const std::vector<double>& effective_rounds);
 
 /// Options of SolveWindowStructured.
 struct WindowStructuredOptions {
