@@ -9,7 +9,7 @@
 // (`applications.py:51-52`); the Pollux artifact's yolov3 max local batch 8 does not apply. The
 // epochs per application are the Pollux artifact's (bert 2, cifar10 100, ncf 10, imagenet 90,
 // deepspeech2 80, yolov3 50). The pipeline-parallel gpt_pmp profiles are not supported (the
-// artifact cannot run them, docs/sia.md §6).
+// artifact cannot run them, docs/sia.md §7).
 #pragma once
 
 #include <map>
@@ -50,6 +50,27 @@ class GpuTypeApplications {
   std::string traces_dir_;
   std::map<std::pair<std::string, std::string>, std::unique_ptr<PolluxApplication>> loaded_;
 };
+
+/// A GPU type's nodes in the Sia artifact: GPUs per node and the most physical nodes its
+/// profiles cover (0 = no cap).
+struct GpuTypeNodeShape {
+  int gpus_per_node = 0;
+  int max_physical_nodes = 0;
+};
+
+/// The node shape of the Sia artifact's GPU type `gpu_type` (aws 4 GPUs × ≤ 16 nodes, azure 8 × 5,
+/// dgx and dgx-ext 8 × 2, quad 4 × 1, rtx 8 × 3; `S:sia-simulator/simulator_config.py:8-15`).
+/// Throws InputError(file, line, field) for another type, naming the known ones.
+GpuTypeNodeShape SiaGpuTypeNodeShape(const std::string& gpu_type, const std::string& file, int line,
+                                     const std::string& field);
+
+/// The Sia artifact's per-model checkpoint-restore delays, s, by application (cifar10 50,
+/// deepspeech2 25, bert 120, yolov3 80, imagenet 250, ncf 15; `applications.py:56-69`).
+const std::map<std::string, double>& SiaRestartDelays();
+
+/// The Sia artifact's per-model slowdown calibration (cifar10 1.8, imagenet, yolov3, bert,
+/// deepspeech2 1.2, ncf 1.5; `simulator_config.py:31-33`); progress rates are divided by it.
+const std::map<std::string, double>& SiaSlowdowns();
 
 /// Checks, before a run starts, that every job of `workload` has a profile on every type of
 /// `gpu_types` (loading them) and that its batch_size lies in the validated range. Throws

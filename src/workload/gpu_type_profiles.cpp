@@ -24,6 +24,15 @@ constexpr KnownApplication kKnownApplications[] = {
     {"imagenet", 90}, {"deepspeech2", 80}, {"yolov3", 50},
 };
 
+// `S:sia-simulator/simulator_config.py:8-15`: GPUs per node and the most physical nodes profiled.
+constexpr struct {
+  const char* name;
+  GpuTypeNodeShape shape;
+} kKnownGpuTypes[] = {
+    {"aws", {4, 16}},    {"azure", {8, 5}}, {"dgx", {8, 2}},
+    {"dgx-ext", {8, 2}}, {"quad", {4, 1}},  {"rtx", {8, 3}},
+};
+
 // `S:sia-simulator/applications.py:51-52`.
 int MaxLocalBszOverride(const std::string& name, const std::string& gpu_type) {
   return name == "deepspeech2" && gpu_type == "rtx" ? 57 : 0;
@@ -94,6 +103,35 @@ void CheckWorkloadAgainstGpuTypes(const PolluxWorkload& workload, GpuTypeApplica
                         apps.Get(spec.application, gpu_type, workload.path, spec.line));
     }
   }
+}
+
+GpuTypeNodeShape SiaGpuTypeNodeShape(const std::string& gpu_type, const std::string& file, int line,
+                                     const std::string& field) {
+  std::string known;
+  for (const auto& type : kKnownGpuTypes) {
+    if (gpu_type == type.name) return type.shape;
+    known += (known.empty() ? "" : ", ") + std::string(type.name);
+  }
+  throw InputError(file, line, field,
+                   "GPU type '" + gpu_type + "' has no known node size (known: " + known + ")");
+}
+
+const std::map<std::string, double>& SiaRestartDelays() {
+  // `S:sia-simulator/applications.py:56-69`; other models take 30 s (`job.py:536`).
+  static const std::map<std::string, double> kDelays = {
+      {"cifar10", 50}, {"deepspeech2", 25}, {"bert", 120},
+      {"yolov3", 80},  {"imagenet", 250},   {"ncf", 15},
+  };
+  return kDelays;
+}
+
+const std::map<std::string, double>& SiaSlowdowns() {
+  // `S:sia-simulator/simulator_config.py:31-33`, applied as 1/slowdown (`job.py:105, 485`).
+  static const std::map<std::string, double> kSlowdowns = {
+      {"cifar10", 1.8}, {"imagenet", 1.2},    {"yolov3", 1.2},
+      {"bert", 1.2},    {"deepspeech2", 1.2}, {"ncf", 1.5},
+  };
+  return kSlowdowns;
 }
 
 }  // namespace adaptsim
