@@ -7,15 +7,19 @@
 // come from the engine (docs/sia.md §5): the figures are the policy's own cost, without the
 // Pollux goodput evaluations the engine will add. A job has a model on the types it has
 // "run" on (a third of the jobs none, a third one type, a third all), max profiled replicas from
-// its index, and the previous round's configuration from the round before. Prints the wall time
-// of each round's Optimize (median, p95, max) and CBC's nodes.
-// Usage: bench_sia [k=1] [rounds=20] [workload.csv] [mip_relative_gap]
+// its index, and the previous round's configuration from the round before. Prints, per cluster,
+// the time of each round's Optimize — thread CPU time (one core; what the machine's other load
+// does not inflate) and wall time — as median, p90 and max, and CBC's nodes.
+// Usage: bench_sia [scales=1,2,4,8,16,32] [rounds=20] [workload.csv] [mip_relative_gap]
+//   scales: comma-separated k (64·k GPUs); a workload path applies to every k.
 //   ADAPTSIM_DATA selects the reference data (default ../shared/data, relative to the cwd).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,12 +29,17 @@
 #include "policies/sia/sia_policy.hpp"
 #include "policies/sia/sia_projection.hpp"
 
-static int RunBenchmark(int argc, char** argv) {
-  using namespace adaptsim;
-  const char* env = std::getenv("ADAPTSIM_DATA");
-  const std::string data = env != nullptr && *env ? env : "../shared/data";
-  const int scale = argc > 1 ? std::atoi(argv[1]) : 1;
-  const int rounds = argc > 2 ? std::atoi(argv[2]) : 20;
+namespace {
+
+using namespace adaptsim;
+
+double ThreadCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return 1e3 * static_cast<double>(now.tv_sec) + 1e-6 * static_cast<double>(now.tv_nsec);
+}
+
+void RunScale(const std::string& data, int scale, int rounds, int argc, char** argv) {
   const std::string workload_path = argc > 3 && *argv[3] ? argv[3]
                                     : scale == 1 ? data + "/sia/workloads/saturn/workload-1.csv"
                                                  : data + "/sia/workloads/scale/scale_" +
@@ -66,11 +75,13 @@ static int RunBenchmark(int argc, char** argv) {
   SiaOptions options;
   if (argc > 4) options.mip_relative_gap = std::atof(argv[4]);
   SiaPolicy policy{options};
-  std::vector<double> times_ms;
+  std::vector<double> times_ms, cpu_ms;
   std::size_t allocated = 0;
   for (int round = 0; round < rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = ThreadCpuMs();
     const std::vector<SiaAllocation> allocations = policy.Optimize(groups, jobs);
+    cpu_ms.push_back(ThreadCpuMs() - cpu_start);
     times_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
@@ -78,19 +89,37 @@ static int RunBenchmark(int argc, char** argv) {
                               [](const SiaAllocation& a) { return a.configuration.has_value(); });
     for (SiaJob& job : jobs) job.age_s += 60;
   }
-  std::vector<double> sorted = times_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const auto at = [&](double q) {
-    return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * sorted.size()))];
+  const auto quantiles = [](std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const auto at = [&](double q) {
+      return values[std::min(values.size() - 1, static_cast<std::size_t>(q * values.size()))];
+    };
+    char text[96];
+    std::snprintf(text, sizeof(text), "median %.1f ms, p90 %.1f ms, max %.1f ms", at(0.5), at(0.9),
+                  values.back());
+    return std::string(text);
   };
   const auto stats = policy.Statistics();
   std::printf(
-      "bench_sia: %d GPUs, %zu jobs, %d rounds: Optimize median %.1f ms, p95 %.1f ms, max %.1f "
-      "ms; CBC nodes %.0f, not optimal %.0f; %zu jobs allocated in the last round\n",
-      64 * scale, jobs.size(), rounds, at(0.5), at(0.95), sorted.back(), stats.at("sia_ilp_nodes"),
-      stats.at("sia_ilp_not_optimal"), allocated);
+      "bench_sia: %d GPUs, %zu jobs, %d rounds: Optimize CPU %s; wall %s; CBC nodes %.0f, not "
+      "optimal %.0f; %zu jobs allocated in the last round\n",
+      64 * scale, jobs.size(), rounds, quantiles(cpu_ms).c_str(), quantiles(times_ms).c_str(),
+      stats.at("sia_ilp_nodes"), stats.at("sia_ilp_not_optimal"), allocated);
+  std::fflush(stdout);
+}
+
+int RunBenchmark(int argc, char** argv) {
+  const char* env = std::getenv("ADAPTSIM_DATA");
+  const std::string data = env != nullptr && *env ? env : "../shared/data";
+  std::istringstream scales(argc > 1 ? argv[1] : "1,2,4,8,16,32");
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 20;
+  for (std::string scale; std::getline(scales, scale, ',');) {
+    RunScale(data, std::atoi(scale.c_str()), rounds, argc, argv);
+  }
   return 0;
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   return adaptsim::bench::RunGuarded("bench_sia", [&] { return RunBenchmark(argc, argv); });

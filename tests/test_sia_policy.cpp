@@ -1,6 +1,7 @@
 // The Sia policy's round (docs/sia.md §3): configurations, the normalised-goodput matrix with the
 // bootstrapped projection (its arithmetic on the check vectors of docs/sia.md §2), the utility
 // matrix, the ILP on CBC against brute force on tiny instances, the tie-break and the placement.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -322,6 +323,84 @@ TEST(SiaIlp, EqualsBruteForceOnTinyInstances) {
   }
   EXPECT_EQ(instances, 72);
   EXPECT_GT(unique, 36);  // the tie-break makes most optima unique
+}
+
+TEST(SiaIlp, CandidateColumnsKeepEveryLexicographicOptimumAndEqualJobsTakeColumnsInRowOrder) {
+  // Instances with repeated rows (interchangeable jobs): every brute-force optimum (least
+  // SiaIlpCost, i.e. the objective then the tie-break) uses candidate columns only, CBC's
+  // assignment is one of them, and within equal rows earlier jobs take lower columns and are
+  // allocated first — which makes the optimum unique here whenever the brute force's optima
+  // differ only by exchanges of equal jobs.
+  const std::vector<SiaNodeGroup> groups = {{"aws", 4, 2, 16}, {"rtx", 8, 1, 3}};
+  const std::vector<SiaConfiguration> configs = SiaConfigurations(groups);
+  const float values[] = {0.0f, 0.5f, 0.71f, 1.0f, 1.1f, 100.0f};
+  std::mt19937 rng(20231024);  // fixed: the instances are part of the test
+  int instances = 0, canonical_unique = 0;
+  for (double p : {-0.5, 0.5}) {
+    for (int trial = 0; trial < 16; ++trial) {
+      SiaOptions options;
+      options.p = p;
+      const int distinct = 1 + static_cast<int>(rng() % 2);
+      std::vector<std::vector<float>> rows(distinct);
+      for (auto& row : rows) {
+        for (std::size_t c = 0; c < configs.size(); ++c) {
+          row.push_back(values[rng() % (sizeof(values) / sizeof(values[0]))]);
+        }
+      }
+      const int jobs = 2 + static_cast<int>(rng() % 3);
+      SiaMatrix a{jobs, static_cast<int>(configs.size()), {}};
+      std::vector<int> row_of(jobs);
+      for (int i = 0; i < jobs; ++i) {
+        row_of[i] = static_cast<int>(rng() % distinct);
+        a.values.insert(a.values.end(), rows[row_of[i]].begin(), rows[row_of[i]].end());
+      }
+      const std::vector<std::optional<int>> forced(jobs);
+      const SiaIlpResult ilp = SolveSiaIlp(a, configs, groups, forced, options);
+      ASSERT_EQ(ilp.status, MilpStatus::kOptimal);
+      const BruteForce brute = SolveByEnumeration(a, configs, groups, forced, options);
+      const auto candidates = SiaCandidateColumns(a, configs, {8, 8}, options);
+      for (const auto& optimum : brute.optima) {
+        for (int i = 0; i < jobs; ++i) {
+          if (!optimum[i]) continue;
+          EXPECT_NE(std::find(candidates[i].begin(), candidates[i].end(), *optimum[i]),
+                    candidates[i].end());
+        }
+      }
+      EXPECT_NE(std::find(brute.optima.begin(), brute.optima.end(), ilp.chosen),
+                brute.optima.end());
+      // The canonical optima: equal rows in row order take non-decreasing columns, allocated
+      // before unallocated.
+      const auto rank = [&](const std::optional<int>& c) { return c ? *c : a.cols; };
+      std::vector<std::vector<std::optional<int>>> canonical;
+      for (const auto& optimum : brute.optima) {
+        bool ordered = true;
+        for (int i = 0; i < jobs; ++i) {
+          for (int j = i + 1; j < jobs; ++j) {
+            if (row_of[i] == row_of[j] && rank(optimum[i]) > rank(optimum[j])) ordered = false;
+          }
+        }
+        if (ordered) canonical.push_back(optimum);
+      }
+      ASSERT_FALSE(canonical.empty());
+      if (canonical.size() == 1) {
+        EXPECT_EQ(ilp.chosen, canonical.front());
+        ++canonical_unique;
+      }
+      ++instances;
+    }
+  }
+  EXPECT_EQ(instances, 32);
+  EXPECT_GT(canonical_unique, 16);
+}
+
+TEST(SiaIlp, ForcedJobsBeyondCapacityAreInfeasible) {
+  const std::vector<SiaNodeGroup> groups = {{"aws", 4, 2, 16}, {"rtx", 8, 1, 3}};
+  const std::vector<SiaConfiguration> configs = SiaConfigurations(groups);
+  SiaMatrix a{2, static_cast<int>(configs.size()), {}};
+  a.values.assign(a.rows * a.cols, 1.0f);
+  const SiaIlpResult result = SolveSiaIlp(a, configs, groups, {7, 7}, SiaOptions{});  // 2 x 8 rtx
+  EXPECT_EQ(result.status, MilpStatus::kInfeasible);
+  EXPECT_EQ(result.chosen, (std::vector<std::optional<int>>{std::nullopt, std::nullopt}));
 }
 
 TEST(SiaIlp, TiesPreferAllocationThenLowerColumnsAndRepeatExactly) {

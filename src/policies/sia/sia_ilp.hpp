@@ -11,14 +11,35 @@
 //             x[i, prev_i] = 1 for a job still restoring a checkpoint (forced).
 //
 // adaptsim states the objective exactly: A's entries are multiples of 0.01 (rounded to 2
-// decimals), so each coefficient is taken in hundredths, a[i,c] = round(100·A[i,c]), and the ILP
-// minimises  Σ (M·s·(a[i,c] − 100·λ_n) − (C − c))·x[i,c]  with s = +1 for p < 0 and −1 otherwise,
-// C columns and M = J·C + 1. The second term is the tie-break: it is smaller than one hundredth
-// of the objective in total, so it only chooses among solutions of equal objective, and there it
-// prefers (1) allocating a job over leaving it unallocated, then (2) configurations of lower
-// column index — GPU types in cluster order, then smaller configurations. Solutions still tied
-// after that (two jobs exchanging columns) are decided by CBC's single-threaded, deterministic
-// search. The reference (CBC with 8 threads, relative gap 1e-4) has no tie-break rule.
+// decimals), so each coefficient is taken in hundredths, w[i,c] = s·(round(100·A[i,c]) − 100·λ_n)
+// with s = +1 for p < 0 and −1 otherwise, and the ILP minimises Σ w·x (the reference's objective
+// up to the constant λ_n·J and the sense). Ties are broken lexicographically (docs/sia.md §3.5):
+// among the solutions of least Σ w·x, the one of greatest Σ (C − c)·x over allocated jobs (C
+// columns) — it prefers allocating a job over leaving it unallocated, then configurations of
+// lower column index: GPU types in cluster order, then smaller configurations. Both levels are
+// one integer objective, M·w[i,c] − (C − c) with M = C·min(J, free GPUs) + 1, larger than the
+// second level's whole range, so the combination is exact.
+//
+// Solving (docs/sia.md §3.5, "Solving"):
+//  1. Forced jobs are fixed and their GPUs taken first.
+//  2. Candidate columns (SiaCandidateColumns): a free job keeps column c only if w[i,c] <= 0 (a
+//     positive cost is beaten by leaving the job unallocated) and c fits the type's free GPUs and
+//     no smaller configuration of the same type has w <= w[i,c] (it would be better on both
+//     levels with fewer GPUs). Columns removed this way are in no lexicographic optimum.
+//  3. Jobs with identical candidate columns and costs are interchangeable; each such class
+//     becomes one general-integer variable y[k,c] = how many of its jobs run in c, with
+//     Σ_c y[k,c] <= |class k|. This removes the symmetry that made branch and bound explore
+//     exchanges of equal jobs.
+//  4. Reduced-cost tightening: the LP relaxation of the objective alone (CLP) gives a bound z and
+//     a feasible point (its floor) of objective P; a variable at 0 in the LP with reduced cost
+//     d > 0 can be at most (P − z)/d in any solution of objective <= P, hence in the optimum.
+//     This leaves the tie-break level only the near-optimal columns to search.
+//  5. CBC solves the aggregated ILP; within a class, jobs in row order take the chosen columns
+//     in ascending column order, and the remaining jobs stay unallocated. Any such assignment
+//     has the same objective, so this is the documented rule among exact ties between equal
+//     jobs; ties between different jobs (two jobs exchanging columns at equal total cost) are
+//     decided by CBC's single-threaded, deterministic search.
+// The reference (CBC with 8 threads, relative gap 1e-4) has no tie-break rule.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +65,8 @@ struct SiaIlpResult {
   }
 };
 
-/// The ILP's cost of x[i,c] = 1 (see above), in tie-break units: the quantity the solver
-/// minimises, shared with the tests' brute force.
+/// The cost of x[i,c] = 1 in tie-break units with M = J·C + 1 (a valid M for any instance, see
+/// above; the solver's smaller M orders solutions identically): the tests' brute force.
 double SiaIlpCost(float utility, int column, int num_columns, int num_jobs,
                   const SiaOptions& options);
 
@@ -54,10 +75,16 @@ double SiaReferenceObjective(const SiaMatrix& utility,
                              const std::vector<std::optional<int>>& chosen,
                              const SiaOptions& options);
 
+/// Step 2 above: per job, the candidate columns in ascending order. `free_gpus` has one entry
+/// per GPU type (the GPUs left after forced jobs).
+std::vector<std::vector<int>> SiaCandidateColumns(
+    const SiaMatrix& utility, const std::vector<SiaConfiguration>& configurations,
+    const std::vector<int>& free_gpus, const SiaOptions& options);
+
 /// Builds and solves the ILP. `forced[i]` = the configuration job i must keep (a job still
 /// restoring), or nullopt. Throws InputError(file "sia", field "forced") when sizes disagree or a
-/// forced column is out of range. A result without a solution (infeasible forced set, node
-/// limit) has every job unallocated.
+/// forced column is out of range. Forced jobs that exceed a type's capacity give kInfeasible and
+/// every job unallocated; a node limit gives kFeasible (the best incumbent) or kLimitReached.
 SiaIlpResult SolveSiaIlp(const SiaMatrix& utility,
                          const std::vector<SiaConfiguration>& configurations,
                          const std::vector<SiaNodeGroup>& groups,

@@ -34,6 +34,10 @@ std::vector<SiaAllocation> SiaPolicy::Optimize(const std::vector<SiaNodeGroup>& 
   SiaIlpResult result = SolveSiaIlp(utility, configurations, groups, forced, options_);
   nodes_ += result.nodes;
   if (result.status != MilpStatus::kOptimal) ++not_optimal_;
+  if (result.status == MilpStatus::kFeasible) {
+    diagnostics_ = "Sia ILP stopped at the node limit (mip_max_nodes) in round " +
+                   std::to_string(rounds_) + ": the allocation is feasible but not proven optimal";
+  }
   if (!result.HasSolution()) {
     diagnostics_ = "Sia ILP without a solution (" + ToString(result.status) + ") in round " +
                    std::to_string(rounds_) + "; every job left unallocated";

@@ -44,7 +44,8 @@ class SiaPolicy {
 
   /// Counters since construction: rounds, ILP solves without a proven optimum, CBC nodes.
   std::map<std::string, double> Statistics() const;
-  /// A note when a round's ILP ended without a solution (every job was left unallocated).
+  /// A note when a round's ILP stopped at the node limit (a feasible, unproven allocation) or
+  /// ended without a solution (every job was left unallocated); the latest such round.
   const std::string& Diagnostics() const { return diagnostics_; }
 
  private:
