@@ -52,6 +52,12 @@ def display_name(policy):
     return POLICY_DISPLAY.get(policy, policy)
 
 
+def paper_name(policy, paper):
+    """The name `paper`'s own figures give a registry name (labels.toml [paper_names.<paper>]:
+    ("max_min_fairness", "gavel") -> "LAS"), else its display name."""
+    return LABELS.get("paper_names", {}).get(paper, {}).get(policy, display_name(policy))
+
+
 def policy_rank(display):
     """Sort key of a display name: the order of labels.toml, then alphabetical."""
     names = [p["display"] for p in LABELS["policy"]]

@@ -7,13 +7,16 @@
 heterogeneous.h5 (experiments/heterogeneous.toml): one panel per metric (rows: average JCT,
 makespan, worst FTF ρ, utilization) and scenario (columns: jobs · GPUs); in each panel every
 policy family as a pair of bars, heterogeneity-agnostic (hatched) and heterogeneity-aware (solid),
-the policies with one form (Gandiva-Fair, AlloX, MST, Shockwave) as one bar. Writes
+the policies with one form (Gandiva-Fair, AlloX, MST, Shockwave) as one bar; a cell whose every
+task failed has no bar but a red × and "failed" (its row in the CSV: status and message). Writes
 DIR/heterogeneous.{png,pdf,csv} and DIR/heterogeneous_ratios.csv (agnostic / aware per family,
 scenario and metric; > 1 means the aware form is better for JCT, makespan and ρ).
 
 gavel_job_rate.h5 (experiments/gavel_job_rate.toml, optional): Gavel's Fig. 8 shape, average JCT
 of the steady-state jobs (the middle half of the trace by job id, Gavel's measurement window)
-against the input job rate, one line per policy. Writes DIR/gavel_job_rate.{png,pdf,csv}.
+against the input job rate, one panel per policy family (LAS, FIFO) with its agnostic form dashed
+and its aware form solid, named as Gavel's own figures name them ("LAS" vs "Gavel", "FIFO" vs
+"Gavel": labels.toml [paper_names.gavel]). Writes DIR/gavel_job_rate.{png,pdf,csv}.
 
 Display names, colours and metric texts come from analysis/labels.toml (adaptsim_style.py).
 """
@@ -44,17 +47,21 @@ PANEL_METRICS = ["mean_jct_s", "makespan_s", "worst_ftf_rho", "utilization"]
 LOWER_IS_BETTER = {"mean_jct_s", "makespan_s", "worst_ftf_rho", "worst_ftf_rho_type_weighted"}
 
 
-def read_summary(path):
-    """/summary of a results file as a DataFrame (strings decoded), ok tasks only."""
+def read_summary(path, ok_only=True):
+    """/summary of a results file as a DataFrame (strings decoded); ok tasks only unless
+    `ok_only` is False."""
     with h5py.File(path, "r") as f:
         g = f["summary"]
         df = pd.DataFrame({k: g[k].asstr()[:] if g[k].dtype.kind == "O" else g[k][:] for k in g})
-    return df[df.status == "ok"].copy()
+    return df[df.status == "ok"].copy() if ok_only else df
 
 
 def scenario_of(df):
-    """Adds `scenario` ("120 jobs · 32 GPUs") and orders scenarios by GPU count."""
-    df["scenario"] = [st.scenario_label(j, g) for j, g in zip(df.num_jobs, df.num_gpus)]
+    """Adds `scenario` ("120 jobs · 32 GPUs"). A task that failed before it counted its jobs
+    (num_jobs 0) takes the job count of an ok task of the same trace and cluster."""
+    jobs = {(t, c): n for t, c, n in zip(df.trace, df.cluster, df.num_jobs) if n > 0}
+    df["scenario"] = [st.scenario_label(jobs.get((t, c), n), g)
+                      for t, c, n, g in zip(df.trace, df.cluster, df.num_jobs, df.num_gpus)]
     return df
 
 
@@ -72,7 +79,9 @@ def family_label(agnostic):
 
 
 def comparison_table(df):
-    """One row per (scenario, family, form) with the panel metrics, averaged over seeds."""
+    """One row per (scenario, family, form) with the panel metrics averaged over the ok seeds;
+    `status` "ok", or "failed" when every task of the cell failed (metrics NaN, `message` the
+    first task's error)."""
     rows = []
     groups = [(a, {"agnostic": a, "aware": w}) for a, w in FAMILIES]
     groups += [(p, {"single": p}) for p in SINGLE]
@@ -82,11 +91,14 @@ def comparison_table(df):
                 pdf = sdf[sdf.policy == policy]
                 if pdf.empty:
                     continue
+                ok = pdf[pdf.status == "ok"]
                 row = dict(scenario=scenario, num_gpus=int(pdf.num_gpus.iloc[0]),
                            cluster=pdf.cluster.iloc[0], family=family_label(family), form=form,
-                           policy=policy, tasks=len(pdf))
+                           policy=policy, tasks=len(ok),
+                           status="ok" if len(ok) else pdf.status.iloc[0],
+                           message="" if len(ok) else pdf.message.iloc[0])
                 for m in PANEL_METRICS + ["worst_ftf_rho_type_weighted"]:
-                    row[m] = float(pdf[m].mean())
+                    row[m] = float(ok[m].mean()) if len(ok) else np.nan
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -94,7 +106,8 @@ def comparison_table(df):
 def ratio_table(table):
     """agnostic / aware per (scenario, family, metric) for the families with both forms."""
     rows = []
-    for (scenario, family), g in table.groupby(["scenario", "family"], sort=False):
+    for (scenario, family), g in table[table.status == "ok"].groupby(["scenario", "family"],
+                                                                     sort=False):
         forms = {r.form: r for r in g.itertuples()}
         if "agnostic" not in forms or "aware" not in forms:
             continue
@@ -103,7 +116,7 @@ def ratio_table(table):
             rows.append(dict(scenario=scenario, family=family, metric=m,
                              agnostic=getattr(forms["agnostic"], m), aware=aware,
                              ratio=getattr(forms["agnostic"], m) / aware if aware else np.nan))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["scenario", "family", "metric", "agnostic", "aware", "ratio"])
 
 
 def draw_comparison(df, out):
@@ -123,6 +136,14 @@ def draw_comparison(df, out):
                 colour, _ = st.style(family)
                 for row in fdf.itertuples():
                     offset = {"agnostic": -width / 2, "aware": width / 2, "single": 0.0}[row.form]
+                    if row.status != "ok":
+                        # No bar: the run did not finish. A mark says so (not a zero).
+                        ax.text(x + offset, 0.06, "failed", transform=ax.get_xaxis_transform(),
+                                rotation=90, ha="center", va="bottom", fontsize=7,
+                                color="#BB0000")
+                        ax.plot(x + offset, 0, marker="x", color="#BB0000", markersize=6,
+                                clip_on=False, zorder=5)
+                        continue
                     ax.bar(x + offset, getattr(row, metric) * scale, width, color=colour,
                            edgecolor="black", linewidth=0.5,
                            hatch="///" if row.form == "agnostic" else None,
@@ -138,8 +159,12 @@ def draw_comparison(df, out):
                         ha="center", va="bottom", fontsize=8)
     handles = [plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", hatch="///"),
                plt.Rectangle((0, 0), 1, 1, facecolor="grey", edgecolor="black")]
-    fig.legend(handles, ["heterogeneity-agnostic", "heterogeneity-aware"], loc="upper center",
-               ncol=2, bbox_to_anchor=(0.5, 1.03), frameon=False)
+    names = ["heterogeneity-agnostic", "heterogeneity-aware"]
+    if (table.status != "ok").any():
+        handles.append(plt.Line2D([], [], marker="x", color="#BB0000", linestyle=""))
+        names.append("failed: the run did not finish")
+    fig.legend(handles, names, loc="upper center", ncol=len(names), bbox_to_anchor=(0.5, 1.03),
+               frameon=False)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     st.check_texts(fig)
     st.save(fig, table, out, "heterogeneous")
@@ -149,6 +174,8 @@ def draw_comparison(df, out):
     return ["heterogeneous"]
 
 
+# The job-rate figure's panels: (heterogeneity-agnostic, heterogeneity-aware), Gavel's LAS first.
+JOB_RATE_FAMILIES = [("max_min_fairness", "max_min_fairness_perf"), ("fifo", "fifo_perf")]
 RATE_RE = re.compile(r"rate_([0-9.]+)")
 
 
@@ -167,6 +194,9 @@ def steady_state_jct(path, task_id):
 
 
 def draw_job_rate(path, out):
+    """One panel per policy family (Gavel draws one figure per family), its heterogeneity-agnostic
+    form dashed and its aware form solid, named as Gavel's figures name them (labels.toml
+    [paper_names.gavel]: "LAS" and "Gavel", "FIFO" and "Gavel")."""
     df = read_summary(path)
     df["jobs_per_hour"] = [float(RATE_RE.search(os.path.basename(t)).group(1))
                            for t in df.trace]
@@ -174,18 +204,24 @@ def draw_job_rate(path, out):
     table = (df.groupby(["policy", "jobs_per_hour"], as_index=False)
              .agg(steady_jct_s=("steady_jct_s", "mean"), mean_jct_s=("mean_jct_s", "mean"),
                   tasks=("task_id", "count")))
-    fig, ax = plt.subplots(figsize=(4.2, 3.0))
-    for policy in sorted(table.policy.unique(), key=lambda p: st.policy_rank(st.display_name(p))):
-        pdf = table[table.policy == policy].sort_values("jobs_per_hour")
-        name = st.display_name(policy)
-        colour, marker = st.style(name)
-        aware = policy.endswith("_perf")
-        ax.plot(pdf.jobs_per_hour, pdf.steady_jct_s / 3600, color=colour, marker=marker,
-                linestyle="-" if aware else "--", label=name)
-    ax.set_title(" / ".join(cluster_title(c) for c in sorted(df.cluster.unique())))
-    ax.set_xlabel("input job rate (jobs/h)")
-    ax.set_ylabel("average JCT (h), steady state")
-    ax.legend(frameon=False)
+    table.insert(1, "label", [st.paper_name(p, "gavel") for p in table.policy])
+    families = [(a, w) for a, w in JOB_RATE_FAMILIES if {a, w} & set(table.policy)]
+    fig, axes = plt.subplots(1, len(families), squeeze=False, sharey=True,
+                             figsize=(3.0 * len(families) + 0.4, 3.0))
+    for ax, family in zip(axes[0], families):
+        for policy in family:
+            pdf = table[table.policy == policy].sort_values("jobs_per_hour")
+            if pdf.empty:
+                continue
+            colour, marker = st.style(st.display_name(policy))
+            aware = policy == family[1]
+            ax.plot(pdf.jobs_per_hour, pdf.steady_jct_s / 3600, color=colour, marker=marker,
+                    linestyle="-" if aware else "--", label=st.paper_name(policy, "gavel"))
+        ax.set_title(st.paper_name(family[0], "gavel"))
+        ax.set_xlabel("input job rate (jobs/h)")
+        ax.legend(frameon=False)
+    axes[0][0].set_ylabel("average JCT (h), steady state")
+    fig.suptitle(" / ".join(cluster_title(c) for c in sorted(df.cluster.unique())), fontsize=10)
     fig.tight_layout()
     st.check_texts(fig)
     st.save(fig, table, out, "gavel_job_rate")
@@ -196,7 +232,7 @@ def draw_all(heterogeneous, job_rate, out):
     st.apply_style()
     written = []
     if heterogeneous:
-        written += draw_comparison(read_summary(heterogeneous), out)
+        written += draw_comparison(read_summary(heterogeneous, ok_only=False), out)
     if job_rate:
         written += draw_job_rate(job_rate, out)
     return written

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Production-log benchmarks (docs/performance.md, "Production logs"): one `adaptsim run` per case,
-# one process on one core, wall time, user CPU and peak RSS from /usr/bin/time -v.
+# one process on one core, wall time, user CPU and peak RSS from /usr/bin/time -v (bench/timing.sh).
 #   every round-based baseline on the full Philly log (the artifact's filter) on 1,024 GPUs
 #     (target <= 60 s and <= 2 GiB each)
 #   Shockwave on one Philly week (2017-11-20, 512 GPUs) and on the largest ITP cluster
@@ -11,6 +11,7 @@
 # Usage: bench/bench_production.sh BUILD_DIR [CASE...]   (CASE: baselines shockwave pollux)
 # Needs the reference data ($ADAPTSIM_DATA, default ../shared/data next to the checkout).
 set -eu
+. "$(dirname "$0")/timing.sh"
 build=$1
 shift
 cases=${*:-baselines shockwave pollux}
@@ -23,14 +24,10 @@ measure() {  # LABEL ARGS...: prints label, wall s, user s, peak RSS MiB, jobs, 
   label=$1
   shift
   log=$(mktemp)
-  /usr/bin/time -v "$adaptsim" run "$@" > "$log.out" 2> "$log"
-  wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log")
-  user=$(sed -n 's/.*User time (seconds): //p' "$log")
-  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")
-  jobs=$(sed -n 's/^num_jobs *//p' "$log.out")
-  status=$(sed -n 's/^status *//p' "$log.out")
-  printf '%-34s wall %8s  user %7s s  RSS %6.0f MiB  jobs %6s  %s\n' "$label" "$wall" "$user" \
-    "$(awk "BEGIN { print $rss / 1024 }")" "$jobs" "$status"
+  time_run "$log" "$log.out" "$adaptsim" run "$@"
+  printf '%-34s wall %7s s  user %7s s  RSS %6s MiB  jobs %6s  %s\n' "$label" \
+    "$(time_wall_s "$log")" "$(time_user_s "$log")" "$(time_rss_mib "$log")" \
+    "$(run_value "$log.out" num_jobs)" "$(run_value "$log.out" status)"
   rm -f "$log" "$log.out"
 }
 for case in $cases; do

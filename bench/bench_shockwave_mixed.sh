@@ -10,6 +10,7 @@ set -eu
 build=$1
 data=${2:-${ADAPTSIM_DATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data}}
 out=${3:-/tmp/adaptsim_bench_shockwave_mixed}
+. "$(dirname "$0")/timing.sh"
 bin=$build/src/app/adaptsim
 mkdir -p "$out"
 suffix=0,0.5,0.5_0.6,0.3,0.09,0.01_multigpu_dynamic.trace
@@ -21,17 +22,9 @@ for run in "120_0.2_5_100_40_25 32 tacc tacc_32gpus" "220_0.2_5_100_25_4 64 wisr
   trace=$data/shockwave/traces/$1_$suffix jobs=${1%%_*} gpus=$2
   half=$((gpus / 2)) quarter=$((gpus / 4))
   for cluster in "v100=$gpus" "v100=$half,p100=$quarter,k80=$quarter"; do
-    name=${jobs}_$(echo "$cluster" | tr '=,' '-_')
-    /usr/bin/time -v -o "$out/time_$name.txt" "$bin" run --trace "$trace" \
+    timed_run "${jobs}_$(echo "$cluster" | tr '=,' '-_')" "$out" "$bin" run --trace "$trace" \
       --throughputs "$data/shockwave/throughputs/$3_throughputs.json" --cluster "$cluster" \
-      --policy shockwave --policy-option "config=$data/shockwave/configurations/$4.json" \
-      > "$out/run_$name.txt"
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0;
-      for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$out/time_$name.txt")
-    user=$(awk -F': ' '/User time/ {print $2}' "$out/time_$name.txt")
-    rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$out/time_$name.txt")
-    jct=$(awk '$1 == "mean_jct_s" {print $2}' "$out/run_$name.txt")
-    makespan=$(awk '$1 == "makespan_s" {print $2}' "$out/run_$name.txt")
-    echo "| $jobs | $cluster | $wall | $user | $rss | $jct | $makespan |"
+      --policy shockwave --policy-option "config=$data/shockwave/configurations/$4.json"
+    echo "| $jobs | $cluster | $run_wall_s | $run_user_s | $run_rss_mib | $run_jct_s | $run_makespan_s |"
   done
 done

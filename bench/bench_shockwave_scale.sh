@@ -19,6 +19,7 @@ build=$1
 data=${2:-${ADAPTSIM_DATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data}}
 out=${3:-/tmp/adaptsim_bench_shockwave_scale}
 sizes=${4:-"900:256 2000:512 4000:1024 9000:2048"}
+. "$(dirname "$0")/timing.sh"
 bin=$build/src/app/adaptsim
 throughputs=$data/shockwave/throughputs/wisr_throughputs.json
 config=$data/shockwave/configurations/scale_256gpus.json
@@ -32,14 +33,7 @@ for size in $sizes; do
   "$bin" generate-trace --throughputs "$throughputs" --num-jobs "$jobs" --lam "$lam" \
     --num-durations 1000 --seed 15 --out "$trace" --force > /dev/null
   # shellcheck disable=SC2086
-  /usr/bin/time -v -o "$out/time_${jobs}.txt" "$bin" run --trace "$trace" \
-    --throughputs "$throughputs" --gpus "$gpus" --policy shockwave \
-    --policy-option "config=$config" ${ADAPTSIM_RUN_OPTIONS:-} > "$out/run_${jobs}.txt"
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0;
-    for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$out/time_${jobs}.txt")
-  user=$(awk -F': ' '/User time/ {print $2}' "$out/time_${jobs}.txt")
-  rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$out/time_${jobs}.txt")
-  jct=$(awk '$1 == "mean_jct_s" {print $2}' "$out/run_${jobs}.txt")
-  makespan=$(awk '$1 == "makespan_s" {print $2}' "$out/run_${jobs}.txt")
-  echo "| $jobs | $gpus | $lam | $wall | $user | $rss | $jct | $makespan |"
+  timed_run "$jobs" "$out" "$bin" run --trace "$trace" --throughputs "$throughputs" \
+    --gpus "$gpus" --policy shockwave --policy-option "config=$config" ${ADAPTSIM_RUN_OPTIONS:-}
+  echo "| $jobs | $gpus | $lam | $run_wall_s | $run_user_s | $run_rss_mib | $run_jct_s | $run_makespan_s |"
 done

@@ -38,7 +38,8 @@ using internal::TypedLpInputs;
 
 // m jobs on 1–6 GPUs of each of k80, p100, v100: T_ik in [0.5, 20] steps/s (10 % zeros off the
 // reference type), s_i in {1, 2, 4} up to G (a type may have fewer, as in the reference), N_i,
-// τ_i; contended: more jobs than GPUs.
+// τ_i; contended: more jobs than GPUs; tied: T_ik from three values per type, so many jobs tie
+// (degenerate LPs, equal single-job maxima).
 struct Instance {
   Cluster cluster;
   std::vector<std::unique_ptr<JobSpec>> specs;
@@ -47,7 +48,7 @@ struct Instance {
   TypedLpInputs in;
 };
 
-std::unique_ptr<Instance> RandomInstance(std::mt19937_64& rng, bool contended) {
+std::unique_ptr<Instance> RandomInstance(std::mt19937_64& rng, bool contended, bool tied = false) {
   auto instance = std::make_unique<Instance>();
   std::uniform_int_distribution<int> count(1, 6), jobs(1, 12), scale(0, 2);
   std::uniform_real_distribution<double> throughput(0.5, 20.0), unit(0.0, 1.0);
@@ -65,7 +66,9 @@ std::unique_ptr<Instance> RandomInstance(std::mt19937_64& rng, bool contended) {
     spec->scale_factor = std::min(1 << scale(rng), cluster.num_gpus());
     std::vector<double>& t = instance->throughputs[i];
     for (int k = 0; k < cluster.num_types(); ++k) {
-      t.push_back(k != reference && unit(rng) < 0.1 ? 0.0 : throughput(rng));
+      const double value =
+          tied ? 2.0 + 3.0 * k + std::uniform_int_distribution<int>(0, 2)(rng) : throughput(rng);
+      t.push_back(k != reference && unit(rng) < 0.1 ? 0.0 : value);
     }
     ActiveJobView view;
     view.id = i;
@@ -223,37 +226,55 @@ constexpr int kInstances = 40;
 
 // --- Max-min fairness ---
 
+// The aware policy's point on `instance`: its smallest level is the plain LP's z*, and it is
+// max-min fair (Gavel §4.1).
+void ExpectAwareMaxMin(const Instance& instance) {
+  TypedLpInputs in = instance.in;
+  in.throughputs = MaxMinFairnessCoefficients(instance.state, instance.cluster);
+  const double optimum = PlainMaxMin(in, in.throughputs);
+  const internal::WaterFillingPoint point = internal::LexicographicMaxMin(in);
+  EXPECT_NEAR(point.value, optimum, 1e-6 * optimum);
+  // The policy's allocation is that point, in B, with the smallest level z*.
+  MaxMinFairnessPolicy policy({}, /*heterogeneity_aware=*/true);
+  const std::vector<double> x = Flatten(policy.ComputeAllocation(instance.state), in.num_types);
+  ExpectInBaseSet(in, x);
+  std::vector<double> value(in.num_jobs);
+  for (int i = 0; i < in.num_jobs; ++i) {
+    value[i] = in.EffectiveThroughput(x, i);
+    EXPECT_NEAR(value[i], point.levels[i], 1e-6 * point.levels[i]) << "job " << i;
+  }
+  EXPECT_NEAR(*std::min_element(value.begin(), value.end()), optimum, 1e-6 * optimum);
+  // Max-min fair (Gavel §4.1): no job's normalised throughput can be raised without lowering
+  // one that is not larger. Per job j: maximise v_j with every other job at or below v_j held
+  // at its value; the optimum is v_j.
+  for (int j = 0; j < in.num_jobs; ++j) {
+    PlainLp plain = PlainBaseSet(in);
+    plain.lp.maximize = true;
+    for (int k = 0; k < in.num_types; ++k) plain.lp.objective[j * in.num_types + k] = in.T(j, k);
+    for (int i = 0; i < in.num_jobs; ++i) {
+      if (i != j && value[i] <= value[j] * (1.0 + 1e-9)) {
+        AddThroughputRow(plain, in.throughputs, i, value[i] * (1.0 - 1e-9));
+      }
+    }
+    EXPECT_LE(SolvePlain(plain).objective, value[j] * (1.0 + 1e-6) + 1e-9) << "job " << j;
+  }
+}
+
 TEST(HeterogeneousMaxMinFairness, AwareOptimumIsThePlainLpOptimumAndLexicographic) {
   std::mt19937_64 rng(24);
   for (int trial = 0; trial < kInstances; ++trial) {
     SCOPED_TRACE("instance " + std::to_string(trial));
-    auto instance = RandomInstance(rng, trial % 2 == 0);
-    TypedLpInputs in = instance->in;
-    in.throughputs = MaxMinFairnessCoefficients(instance->state, instance->cluster);
-    const double optimum = PlainMaxMin(in, in.throughputs);
-    const internal::WaterFillingPoint point = internal::LexicographicMaxMin(in);
-    EXPECT_NEAR(point.value, optimum, 1e-6 * optimum);
-    // The policy's allocation is that point, in B, with the smallest level z*.
-    MaxMinFairnessPolicy policy({}, /*heterogeneity_aware=*/true);
-    const std::vector<double> x = Flatten(policy.ComputeAllocation(instance->state), in.num_types);
-    ExpectInBaseSet(in, x);
-    std::vector<double> value(in.num_jobs);
-    for (int i = 0; i < in.num_jobs; ++i) value[i] = in.EffectiveThroughput(x, i);
-    EXPECT_NEAR(*std::min_element(value.begin(), value.end()), optimum, 1e-6 * optimum);
-    // Max-min fair (Gavel §4.1): no job's normalised throughput can be raised without lowering
-    // one that is not larger. Per job j: maximise v_j with every other job at or below v_j held
-    // at its value; the optimum is v_j.
-    for (int j = 0; j < in.num_jobs; ++j) {
-      PlainLp plain = PlainBaseSet(in);
-      plain.lp.maximize = true;
-      for (int k = 0; k < in.num_types; ++k) plain.lp.objective[j * in.num_types + k] = in.T(j, k);
-      for (int i = 0; i < in.num_jobs; ++i) {
-        if (i != j && value[i] <= value[j] * (1.0 + 1e-9)) {
-          AddThroughputRow(plain, in.throughputs, i, value[i] * (1.0 - 1e-9));
-        }
-      }
-      EXPECT_LE(SolvePlain(plain).objective, value[j] * (1.0 + 1e-6) + 1e-9) << "job " << j;
-    }
+    ExpectAwareMaxMin(*RandomInstance(rng, trial % 2 == 0));
+  }
+}
+
+// Tied throughputs: many jobs share a single-job maximum, so water filling's LPs are degenerate
+// and the uncontended jobs freeze at their maxima in bulk (typed_lp.cpp, the bisection over caps).
+TEST(HeterogeneousMaxMinFairness, AwareWithTiedThroughputsIsThePlainLpOptimumAndLexicographic) {
+  std::mt19937_64 rng(25);
+  for (int trial = 0; trial < kInstances; ++trial) {
+    SCOPED_TRACE("instance " + std::to_string(trial));
+    ExpectAwareMaxMin(*RandomInstance(rng, trial % 3 == 0, /*tied=*/true));
   }
 }
 

@@ -54,6 +54,10 @@ TEST(Labels, DisplayNamesAreThePapers) {
   }
   EXPECT_EQ(labels.Rank("Shockwave (window 40 min)"), labels.Rank("Shockwave"));
   EXPECT_EQ(labels.Rank("no_such_policy"), labels.policies.size());
+  // Gavel's own figures (its notebooks' `labels`): LAS, and "Gavel" for the aware forms.
+  EXPECT_EQ(labels.paper_names.at("gavel").at("max_min_fairness"), "LAS");
+  EXPECT_EQ(labels.paper_names.at("gavel").at("max_min_fairness_perf"), "Gavel");
+  EXPECT_EQ(labels.paper_names.at("gavel").at("fifo_perf"), "Gavel");
 }
 
 TEST(Labels, EveryRegisteredPolicyHasADisplayNameAndALook) {
@@ -178,6 +182,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadLabels{"twice", "names = [\"min_total_duration\"]",
                   "names = [\"min_total_duration\", \"shockwave\"]", "policy[1].names",
                   "'shockwave' is listed twice"},
+        BadLabels{"paper_name", "max_min_fairness = \"LAS\"", "max_min_fairnes = \"LAS\"",
+                  "paper_names.gavel.max_min_fairnes", "no registry name"},
         BadLabels{"colour", "colour = \"#882255\"", "colour = \"purple\"", "policy[0].colour",
                   "#RRGGBB"},
         BadLabels{"shown", "shown = \"rounds_as_minutes\"", "shown = \"rounds_as_hours\"",

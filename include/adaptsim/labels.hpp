@@ -60,6 +60,10 @@ struct ScenarioOf {
 struct Labels {
   std::vector<PolicyLook> policies;  ///< legend order
   PolicyLook unlisted;               ///< the look (colour, marker) of a policy listed nowhere
+  /// paper -> registry name -> the name that paper's own figures use where it differs from the
+  /// display name ([paper_names.gavel]: max_min_fairness -> "LAS"); the figures that redraw the
+  /// paper's study use it (analysis/heterogeneous_figures.py).
+  std::map<std::string, std::map<std::string, std::string>> paper_names;
   std::map<std::string, OptionLook> options;
   std::string scenario;             ///< "{jobs} jobs · {gpus} GPUs"
   std::vector<MetricLook> metrics;  ///< panel order
@@ -100,7 +104,8 @@ struct Labels {
 
 /// Parses labels text (the format of analysis/labels.toml, whose comments document it).
 /// Throws InputError naming `source`, the line and the key for malformed TOML, a missing or
-/// mistyped key, an unknown key, a registry name listed twice, a `shown` rule that does not
+/// mistyped key, an unknown key, a registry name listed twice, a paper name given to a registry
+/// name no [[policy]] lists, a `shown` rule that does not
 /// exist, a metric that is not a SummaryMetrics field (or `hours` on one not in seconds), and a
 /// ρ column that is not a per-job number.
 Labels ParseLabels(std::string_view text, const std::string& source);

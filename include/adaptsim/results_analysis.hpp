@@ -39,6 +39,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adaptsim/reference_runs.hpp"
+#include "adaptsim/task_key_fields.hpp"
 
 namespace adaptsim {
 
@@ -88,15 +89,15 @@ void VisitAnalysedTaskFields(T& task, V&& visit) {
   visit("file", task.file);
   visit("task_id", task.task_id);
   visit("task_index", task.task_index);
-  visit("policy", task.policy);
+  visit(kPolicyField.key.data(), task.policy);
   visit("display", task.display);
   visit("label", task.label);
   visit("scenario", task.scenario);
   visit("trace", task.trace);
   visit("num_jobs", task.num_jobs);
-  visit("num_gpus", task.num_gpus);
-  visit("seed", task.seed);
-  visit("round_duration_s", task.round_duration_s);
+  visit(kNumGpusField.key.data(), task.num_gpus);
+  visit(kSeedField.key.data(), task.seed);
+  visit(kRoundDurationField.key.data(), task.round_duration_s);
   visit("options", task.options);
   visit("window_x", task.window_x);
   visit("window_row", task.window_row);

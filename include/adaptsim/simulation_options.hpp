@@ -13,6 +13,7 @@
 #include "adaptsim/cluster.hpp"
 #include "adaptsim/config_field.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/task_key_fields.hpp"
 
 namespace adaptsim {
 
@@ -98,39 +99,15 @@ inline nlohmann::json WriteFieldJson(const std::optional<Cluster>& member) {
   return member->ToString();
 }
 
-/// The field list of SimulationOptions, in sweep-expansion order. Every task carries these fields
+/// The field list of SimulationOptions, in sweep-expansion order (the fields /summary shows are
+/// declared in adaptsim/task_key_fields.hpp). Every task carries these fields
 /// (the interval engine reads num_gpus only; its tasks' ids have always included the rest).
 template <typename O, typename V>
 void VisitSimulationOptionsFields(O& options, V&& visit) {
-  visit(ConfigField{.key = "num_gpus",
-                    .unit = "gpus",
-                    .doc = "G, GPUs in the cluster (of one type, v100, unless cluster names the "
-                           "types)",
-                    .range = WholeWithin(1, 1 << 20),
-                    .flag = "--gpus",
-                    .kwarg = "gpus",
-                    .required = true},
-        options.num_gpus);
-  visit(ConfigField{.key = "cluster",
-                    .unit = "",
-                    .doc = "GPU types and counts instead of num_gpus, e.g. v100=16,p100=8,k80=8 or "
-                           "the reference's V100:P100:K80 counts 16:8:8 (docs/mechanism.md §12); "
-                           "on the interval engine nodes per GPU type, e.g. aws=6,rtx=3,dgx-ext=2 "
-                           "(docs/sia.md §5); unset = num_gpus GPUs of one type (v100)",
-                    .encoding = Encoding::kWhenSet,
-                    .instead_of = "num_gpus"},
-        options.cluster);
-  visit(ConfigField{.key = "round_duration_s",
-                    .unit = "s",
-                    .doc = "T_r, the round length (the reference's --time_per_iteration)",
-                    .range = Above(0)},
-        options.round_duration_s);
-  visit(ConfigField{.key = "deadline_factor",
-                    .unit = "1",
-                    .doc = "force-complete a job whose run time exceeds int(f * int(T_excl)) "
-                           "(docs/mechanism.md §8.3; 1.5 shipped, 1.0 for comparison runs)",
-                    .range = AtLeast(1)},
-        options.deadline_factor);
+  visit(kNumGpusField, options.num_gpus);
+  visit(kClusterField, options.cluster);
+  visit(kRoundDurationField, options.round_duration_s);
+  visit(kDeadlineFactorField, options.deadline_factor);
   visit(ConfigField{.key = "restart_overhead_s",
                     .unit = "s",
                     .doc = "progress lost by a (re)started full round (docs/mechanism.md §5.2); "

@@ -17,6 +17,7 @@
 #include "adaptsim/result.hpp"
 #include "adaptsim/result_detail.hpp"
 #include "adaptsim/result_fields.hpp"
+#include "adaptsim/task_key_fields.hpp"
 
 namespace adaptsim {
 
@@ -105,15 +106,20 @@ void VisitSummaryColumns(R& row, V&& visit) {
   visit("task_index", "id", row.task_index);
   visit("status", "", row.status);
   visit("message", "", row.message);
-  visit("policy", "", row.policy);
+  // The configuration fields take key and unit from their declaration (task_key_fields.hpp); its
+  // keys are string literals, so .data() is a C string.
+  const auto column = [&](const ConfigField& field, auto& member) {
+    visit(field.key.data(), field.unit.data(), member);
+  };
+  column(kPolicyField, row.policy);
   visit("trace", "", row.trace);
   visit("throughputs", "", row.throughputs);
-  visit("num_gpus", "gpus", row.num_gpus);
-  visit("cluster", "", row.cluster);
-  visit("seed", "id", row.seed);
-  visit("round_duration_s", "s", row.round_duration_s);
-  visit("deadline_factor", "1", row.deadline_factor);
-  visit("policy_options", "", row.policy_options);
+  column(kNumGpusField, row.num_gpus);
+  column(kClusterField, row.cluster);
+  column(kSeedField, row.seed);
+  column(kRoundDurationField, row.round_duration_s);
+  column(kDeadlineFactorField, row.deadline_factor);
+  column(kPolicyOptionsField, row.policy_options);
   VisitMetricFields(row.metrics, visit);
   visit("wall_time_s", "s", row.wall_time_s);
   visit("rank", "id", row.rank);

@@ -25,12 +25,13 @@
 #include "adaptsim/production_source.hpp"
 #include "adaptsim/simulation_options.hpp"
 #include "adaptsim/task.hpp"
+#include "adaptsim/task_key_fields.hpp"
 
 namespace adaptsim {
 
 /// The key of the policy-options field: "<policy>.<option>" sweep keys, `--policy-option`, the
 /// remaining keywords of adaptsim.run.
-inline constexpr std::string_view kPolicyOptionsKey = "policy_options";
+inline constexpr std::string_view kPolicyOptionsKey = kPolicyOptionsField.key;
 
 template <typename T, typename V>
 requires std::same_as<std::remove_const_t<T>, TaskConfig>
@@ -64,27 +65,11 @@ void VisitTaskConfigFields(T& task, V&& visit) {
                     .required = true,
                     .identified_by = "throughputs_hash"},
         task.throughputs_path);
-  visit(ConfigField{.key = "policy",
-                    .unit = "",
-                    .doc = "policy name ('adaptsim run --policy help' lists them), or "
-                           "py:MODULE:CLASS for a Python class",
-                    .axis = "policies",
-                    .text = TextKind::kPolicy,
-                    .required = true},
-        task.policy);
+  visit(kPolicyField, task.policy);
   VisitSimulationOptionsFields(task.simulation, visit);
-  visit(ConfigField{.key = kPolicyOptionsKey,
-                    .unit = "",
-                    .doc = "the policy's own options, a JSON object (docs/policies.md)",
-                    .flag = "--policy-option",
-                    .kwarg = kNotExposed},
-        task.policy_options);
+  visit(kPolicyOptionsField, task.policy_options);
   VisitIntervalOptionsFields(task.interval, visit);  // inside policy_options: visited after it
-  visit(ConfigField{.key = "seed",
-                    .unit = "id",
-                    .doc = "keys the task's counter-based random streams",
-                    .axis = "seeds"},
-        task.seed);
+  visit(kSeedField, task.seed);
   visit(ConfigField{.key = "trace_hash",
                     .unit = "",
                     .doc = "content hash of the trace (FileContentHash); \"\" = its path names it",

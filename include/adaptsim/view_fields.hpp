@@ -24,6 +24,7 @@
 #include "adaptsim/job.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
+#include "adaptsim/task_key_fields.hpp"
 
 namespace adaptsim {
 
@@ -114,10 +115,12 @@ void VisitViewFields(std::type_identity<ClusterState>, V&& visit) {
   visit("now_s", "s", "simulated time of the round boundary", [](T c) { return c.now_s; });
   visit("round_index", "id", "index of the round about to be scheduled",
         [](T c) { return c.round_index; });
-  visit("num_gpus", "gpus", "G, GPUs of the cluster, all types", [](T c) { return c.num_gpus; });
+  visit(kNumGpusField.key.data(), kNumGpusField.unit.data(), "G, GPUs of the cluster, all types",
+        [](T c) { return c.num_gpus; });
   visit("gpu_types", "gpus", "{GPU type: GPUs of that type}, in type (sorted-name) order",
         [](T c) { return GpuTypeCounts(c); });
-  visit("round_duration_s", "s", "T_r, the round length", [](T c) { return c.round_duration_s; });
+  visit(kRoundDurationField.key.data(), kRoundDurationField.unit.data(),
+        kRoundDurationField.doc.data(), [](T c) { return c.round_duration_s; });
   visit("num_trace_jobs", "count", "jobs in the whole trace", [](T c) { return c.num_trace_jobs; });
   visit("jobs", "", "active jobs (ActiveJobView), by ascending id",
         [](T c) -> const std::vector<ActiveJobView>& { return c.jobs; });

@@ -188,6 +188,28 @@ std::vector<MetricLook> ReadMetrics(const Reader& r, const toml::array& metrics,
   return looks;
 }
 
+/// [paper_names.<paper>]: registry name -> the paper's own name for it; every name must be a
+/// registry name listed under a [[policy]].
+void ReadPaperNames(const Reader& r, const toml::table& root, Labels& labels) {
+  const toml::node* node = root.get("paper_names");
+  if (node == nullptr) return;
+  std::set<std::string> listed;
+  for (const PolicyLook& look : labels.policies)
+    listed.insert(look.names.begin(), look.names.end());
+  for (const auto& [paper_key, paper_node] : r.Table(*node, "paper_names")) {
+    const std::string paper(paper_key.str());
+    const std::string prefix = "paper_names." + paper + ".";
+    std::map<std::string, std::string>& names = labels.paper_names[paper];
+    for (const auto& [key, value] : r.Table(paper_node, prefix)) {
+      const std::string policy(key.str());
+      if (listed.count(policy) == 0) {
+        r.Throw(value, prefix + policy, "'" + policy + "' is no registry name of a [[policy]]");
+      }
+      names[policy] = r.String(value, prefix + policy);
+    }
+  }
+}
+
 std::string Fill(std::string text, const std::string& field, const std::string& value) {
   std::size_t at = text.find(field);
   if (at != std::string::npos) text.replace(at, field.size(), value);
@@ -205,10 +227,13 @@ Labels ParseLabels(std::string_view text, const std::string& source) {
                      "malformed TOML: " + std::string(error.description()));
   }
   const Reader r{source};
-  r.OnlyKeys(root, {"policy", "unlisted", "option", "scenario", "metric", "figure_metric", "rho"},
-             "");
+  r.OnlyKeys(
+      root,
+      {"policy", "unlisted", "paper_names", "option", "scenario", "metric", "figure_metric", "rho"},
+      "");
   Labels labels;
   ReadPolicies(r, root, labels);
+  ReadPaperNames(r, root, labels);
   ReadOptions(r, root, labels);
   const toml::table& scenario = r.Table(r.Required(root, "scenario", "scenario"), "scenario");
   r.OnlyKeys(scenario, {"label"}, "scenario.");

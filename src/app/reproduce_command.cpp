@@ -29,10 +29,13 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
   options->paper_numbers = std::string(ADAPTSIM_SOURCE_DIR) + "/experiments/paper_numbers.toml";
   CLI::App* cmd = app.add_subcommand(
       "reproduce",
-      "Run a paper's evaluation (its sweeps, under MPI like `sweep`), draw its figures, write "
-      "OUT/reproduction.md");
+      "Run a paper's evaluation (its sweeps, under MPI like `sweep`), draw its figures and "
+      "write OUT/reproduction.md: shockwave (NSDI'23: canonical, scale, planning window), pollux "
+      "(OSDI'21: job load, interval, realistic, fairness), gavel (OSDI'20: job-rate study, "
+      "heterogeneous clusters incl. Shockwave on mixed GPUs)");
   cmd->footer(
-      "Example:\n  mpirun -n 3 adaptsim reproduce shockwave --out results/reproduce-shockwave\n"
+      "Examples:\n  mpirun -n 3 adaptsim reproduce shockwave --out results/reproduce-shockwave\n"
+      "  mpirun -n 3 adaptsim reproduce gavel --only gavel_job_rate\n"
       "reproduction.md sets every number the paper, its artifact or its reference runs state "
       "beside adaptsim's, with their ratio and whether adaptsim lands on the paper's side. "
       "OUT gets one results file per sweep (<sweep>.h5 and its shards), figures/ (PDF and PNG, "
@@ -42,13 +45,15 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       "flags apply to every sweep, as for `adaptsim sweep`.\n"
       "Sweeps:" +
       SweepList());
-  cmd->add_option("paper", options->paper, "shockwave, pollux or gavel")
+  cmd->add_option("paper", options->paper,
+                  "shockwave, pollux or gavel (the sweeps each runs are listed below)")
       ->required()
       ->check(CLI::IsMember(ReproduciblePapers()));
   cmd->add_option("--out", options->out_dir, "Output folder (default results/reproduce-<paper>)");
   cmd->add_option(
          "--only", options->only,
-         "Run only these sweeps (names above; repeatable); optional sweeps run only when named")
+         "Run only these sweeps (names under Sweeps below; repeatable); optional sweeps run only "
+         "when named")
       ->delimiter(',');
   cmd->add_flag("--no-report", options->no_report, "Run the sweeps only: no figures, no report");
   AddSweepOptions(cmd, options->sweep);

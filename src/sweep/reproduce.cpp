@@ -51,14 +51,16 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
          /*optional=*/true}}},
       {"gavel",
        {{"heterogeneous", "heterogeneous.toml",
-         "mixed clusters: 120/460/900 jobs on 32/128/256 GPUs (2:1:1 V100:P100:K80), each "
-         "policy family heterogeneity-agnostic and -aware"},
+         "heterogeneous clusters: 120/460/900 jobs on 32/128/256 GPUs (2:1:1 V100:P100:K80); "
+         "FIFO, LAS, Themis, OSSP each heterogeneity-agnostic and -aware, Gandiva-Fair, AlloX, "
+         "MST, and Shockwave on mixed GPUs (beyond its paper)"},
         {"gavel_job_rate", "gavel_job_rate.toml",
-         "Gavel's Fig. 8 shape: average JCT against input job rate on 36:36:36, aware vs "
-         "agnostic"}}},
+         "Gavel's job-rate study (OSDI'20 Fig. 8 shape): steady-state average JCT against "
+         "input job rate, 30-150 jobs/h on 36 V100 + 36 P100 + 36 K80; LAS and FIFO, agnostic "
+         "vs aware"}}},
       {"pollux",
        {{"pollux_jobload", "pollux_jobload.toml",
-         "job-load sweep: 8 workloads x load 0.5/1/1.5/2 x Pollux, Optimus, Tiresias"},
+         "job-load sweep: 8 workloads x load 0.5/1/1.5/2 x Pollux, Optimus+Oracle, Tiresias"},
         {"pollux_interval", "pollux_interval.toml",
          "scheduling-interval sweep: 8 workloads x interval 30 s to 8 min, Pollux"},
         {"pollux_realistic", "pollux_realistic.toml",

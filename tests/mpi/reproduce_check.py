@@ -309,6 +309,21 @@ if paper == "gavel":
     het = tasks("heterogeneous")
     comparison = figure_rows("heterogeneous")
     assert comparison, "empty heterogeneous figure"
+    with h5py.File(os.path.join(out, "heterogeneous.h5"), "r") as f:
+        s = f["summary"]
+        failed = [(p, c, m) for p, c, st, m in zip(s["policy"].asstr()[:], s["cluster"].asstr()[:],
+                                                    s["status"].asstr()[:], s["message"].asstr()[:])
+                  if st != "ok"]
+    # A cell whose every task failed is a row with status "failed" and its error (the figure marks
+    # it instead of drawing a bar); every failed task of a cell without ok tasks has such a row.
+    marked = [r for r in comparison if r["status"] != "ok"]
+    for r in marked:
+        assert r["message"] and (r["policy"], r["cluster"], r["message"]) in failed, r
+        assert not any(t["policy"] == r["policy"] and t["cluster"] == r["cluster"] for t in het), r
+    for p, c, m in failed:
+        if not any(t["policy"] == p and t["cluster"] == c for t in het):
+            assert any(r["policy"] == p and r["cluster"] == c for r in marked), (p, c, m)
+    comparison = [r for r in comparison if r["status"] == "ok"]
     for r in comparison:
         ts = [t for t in het if scenario(t) == r["scenario"] and t["policy"] == r["policy"]]
         for metric in ("mean_jct_s", "makespan_s", "worst_ftf_rho", "utilization",
@@ -344,6 +359,11 @@ with tempfile.TemporaryDirectory() as tmp:
                                                                     "paper_numbers.toml"))
 assert len(drawn) == len(pngs), (drawn, pngs)
 assert any("GPUs" in t for t in seen), "no title names the scenario"
+if paper == "gavel":
+    # The job-rate figure names its lines as Gavel's own figures do (labels.toml
+    # [paper_names.gavel]): LAS and FIFO against "Gavel", never the *-Perf display names.
+    assert {"LAS", "Gavel", "FIFO"} <= set(seen), seen
+    assert not {"Gavel-Perf", "FIFO-Perf"} & set(seen), seen
 
 # ---- the second run resumed --------------------------------------------------------------------
 err = open(os.path.join(out, "second_run.err")).read()

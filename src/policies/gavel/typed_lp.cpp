@@ -228,11 +228,66 @@ TypedLpPoint MaxWeightedSum(const TypedLpInputs& in, const std::vector<double>& 
   return point;
 }
 
+namespace {
+
+// cap_i = max_{x ∈ B} t_i(x), job i alone: a fractional knapsack over its row, the types in
+// decreasing T_ik, each up to x_ik <= min(1, C_k / s_i), until Σ_k x_ik = 1.
+std::vector<double> SingleJobMaxima(const TypedLpInputs& in) {
+  const int n = in.num_types;
+  std::vector<double> caps(in.num_jobs, 0.0);
+  std::vector<int> order(n);
+  for (int i = 0; i < in.num_jobs; ++i) {
+    for (int k = 0; k < n; ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return in.T(i, a) > in.T(i, b); });
+    double left = 1.0;
+    for (int k : order) {
+      const double share = std::min(
+          left, std::min(1.0, static_cast<double>(in.capacities[k]) / in.scale_factors[i]));
+      caps[i] += in.T(i, k) * share;
+      left -= share;
+    }
+  }
+  return caps;
+}
+
+// Whether the jobs not yet frozen whose cap is at most `bound` can all be at their caps while
+// every other unfrozen job is at least `bound`, the frozen ones held at their levels:
+// max z <= 1 s.t. t_i(x) >= z min(cap_i, bound) (unfrozen), t_i(x) >= level_i (frozen), x ∈ B,
+// and z = 1 to CLP's tolerance. Always feasible (x and z of the previous LP shrink to z = 0).
+bool CapsReachable(const TypedLpInputs& in, const std::vector<bool>& frozen,
+                   const std::vector<double>& levels, const std::vector<double>& caps, double bound,
+                   LpSolution& solution) {
+  const int m = in.num_jobs, n = in.num_types;
+  LpProblem lp = BaseSet(in, nullptr);
+  lp.maximize = true;
+  const int z = lp.AddColumn(0.0, 1.0, 1.0);
+  std::vector<int> rows(m, -1);
+  for (int i = 0; i < m; ++i) {
+    if (frozen[i]) {
+      rows[i] = AddFloor(in, lp, i, levels[i] * (1.0 - kFloorSlack));
+      continue;
+    }
+    const double target = std::min(caps[i], bound);
+    rows[i] = lp.AddRow(0.0, kLpInfinity);  // t_i / target − z >= 0
+    for (int k = 0; k < n; ++k) {
+      if (in.T(i, k) > 0.0) lp.AddEntry(rows[i], i * n + k, in.T(i, k) / target);
+    }
+    lp.AddEntry(rows[i], z, -1.0);
+  }
+  solution = Solve(in, lp, LpMethod::kDualSimplex, "a max-min cap probe", rows, z,
+                   /*geometric_scaling=*/true);
+  return solution.x[z] >= 1.0 - kFloorSlack;
+}
+
+}  // namespace
+
 WaterFillingPoint LexicographicMaxMin(const TypedLpInputs& in) {
   const int m = in.num_jobs, n = in.num_types;
   WaterFillingPoint point;
   point.levels.assign(m, 0.0);
   std::vector<bool> frozen(m, false);
+  const std::vector<double> caps = SingleJobMaxima(in);
   int remaining = m;
   LpSolution solution;
   while (remaining > 0) {
@@ -264,9 +319,11 @@ WaterFillingPoint LexicographicMaxMin(const TypedLpInputs& in) {
     // its job cannot exceed this level. The duals of the level rows sum to 1 (z's column), so
     // at least one job freezes; the fallback only guards against round-off.
     int newly = 0;
+    bool all_at_cap = true;
     for (int i = 0; i < m; ++i) {
       if (level_row[i] >= 0 && std::abs(solution.row_duals[level_row[i]]) > 1e-9) {
         frozen[i] = true, point.levels[i] = level, ++newly;
+        all_at_cap = all_at_cap && level >= caps[i] * (1.0 - kFloorSlack);
       }
     }
     if (newly == 0) {
@@ -274,7 +331,46 @@ WaterFillingPoint LexicographicMaxMin(const TypedLpInputs& in) {
         if (!frozen[i]) frozen[i] = true, point.levels[i] = level, ++newly;
       }
     }
+    // A job whose cap is at most the level cannot exceed it either (ties in cap: the dual marks
+    // one of them).
+    for (int i = 0; i < m; ++i) {
+      if (!frozen[i] && caps[i] <= level * (1.0 + kFloorSlack)) {
+        frozen[i] = true, point.levels[i] = std::min(level, caps[i]), ++newly;
+      }
+    }
     remaining -= newly;
+    if (remaining == 0 || !all_at_cap) continue;
+    // The step froze jobs at their caps only, as in the uncontended part, where water filling
+    // would freeze the jobs one distinct cap per LP. Instead: the largest distinct cap c_j of the
+    // unfrozen jobs such that those with cap <= c_j can all be at their caps while the others are
+    // at least c_j (monotone in j), found by bisection. If y is such a point, every one of those
+    // jobs has level cap_i in the lexicographic max-min point L: else take such a job i with the
+    // smallest L_i < cap_i; every job below L_i in L is at its cap (or L would be
+    // lexicographically below y), and job i adds one more entry L_i where y has a larger one.
+    std::vector<double> distinct;
+    for (int i = 0; i < m; ++i) {
+      if (!frozen[i]) distinct.push_back(caps[i]);
+    }
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    int lo = 0, hi = static_cast<int>(distinct.size());  // caps[0, lo) reachable, [hi, r) not
+    LpSolution probe, reached;
+    while (lo < hi) {
+      const int mid = lo + (hi - lo + 1) / 2;  // try c_mid = distinct[mid − 1]
+      ++point.lp_solves;
+      if (CapsReachable(in, frozen, point.levels, caps, distinct[mid - 1], probe)) {
+        lo = mid;
+        if (mid == static_cast<int>(distinct.size())) reached = std::move(probe);
+      } else {
+        hi = mid - 1;
+      }
+    }
+    for (int i = 0; i < m && lo > 0; ++i) {
+      if (!frozen[i] && caps[i] <= distinct[lo - 1]) {
+        frozen[i] = true, point.levels[i] = caps[i], --remaining;
+      }
+    }
+    if (remaining == 0) solution = std::move(reached);  // every job at its cap
   }
   point.x = ClippedAllocation(in, solution);
   return point;

@@ -91,9 +91,11 @@ TypedLpPoint MaxWeightedSum(const TypedLpInputs& in, const std::vector<double>& 
 /// The lexicographic max-min point of v_i(x) = t_i(x) over B ("water filling", Gavel OSDI'20
 /// §4.1 and its `max_min_fairness_water_filling.py`): maximise the smallest v, freeze the jobs
 /// that cannot exceed it (positive dual of their row), maximise the smallest of the others with
-/// the frozen ones held at their level, until every job is frozen. The levels are unique; the
-/// point x is CLP's vertex of the last LP. value = the smallest level z* (the reference's max-min
-/// optimum). Throws InputError(field "solver") unless CLP proves optimality.
+/// the frozen ones held at their level, until every job is frozen; jobs that reach their
+/// single-job maximum freeze in bulk (a bisection over those maxima, docs/policies.md §3.7). The
+/// levels are unique; the point x is CLP's vertex of the last LP. value = the smallest level z*
+/// (the reference's max-min optimum); lp_solves counts every LP. Throws InputError(field
+/// "solver") unless CLP proves optimality.
 struct WaterFillingPoint : TypedLpPoint {
   std::vector<double> levels;  ///< v_i, m
 };
