@@ -2,15 +2,20 @@
 // cluster field (type = nodes), per-type profiles, the `sia` policy end to end and deterministic,
 // a job's batch on the type it holds, and the errors of a cluster the inputs cannot run.
 #include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/interval_simulator.hpp"
+#include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "test_support.hpp"
@@ -146,6 +151,90 @@ TEST_F(SiaEngine, UnknownTypeAndMissingProfileAreInputErrors) {
   const InputError not_folder =
       CatchInputError([&] { RunTask(Task("sia", "aws=1", (dir_ / "workload.csv").string())); });
   EXPECT_EQ(not_folder.field(), "cluster");
+}
+
+// A policy that runs every active job on the first node of one node group, all its GPUs, with
+// the type's initial per-GPU batch: the engine's per-type profiles, restart delays and slowdowns
+// are then the only things that differ between the runs below.
+class OneNodePolicy : public IntervalPolicy {
+ public:
+  explicit OneNodePolicy(int group) : group_(group) {}
+  BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override {
+    int replicas = 0;
+    for (int r : placement) replicas += r;
+    return {std::max(1, job.app->init_batch_size() / replicas), 0};
+  }
+  IntervalDecision Optimize(const IntervalClusterView& cluster) override {
+    const IntervalNodeGroup& group = cluster.node_groups.at(group_);
+    IntervalDecision decision;
+    for (const IntervalJobView& job : cluster.jobs) {
+      decision.allocations[job.index] = std::vector<int>(group.gpus_per_node, group.first_node);
+      break;  // one job at a time
+    }
+    return decision;
+  }
+  bool SupportsGpuTypes() const override { return true; }
+
+ private:
+  int group_;
+};
+
+class SiaEngineProfiles : public SiaEngine {
+ protected:
+  // One cifar10 job submitted at 0, run by OneNodePolicy on `group` of `groups`.
+  SimulationResult RunOneJob(std::vector<IntervalNodeGroup> groups, int group,
+                             std::map<std::string, double> delays = {},
+                             std::map<std::string, double> slowdowns = {}) {
+    const fs::path one = dir_ / "one.csv";
+    std::ofstream(one) << "name,time,application,num_replicas,batch_size\n"
+                          "cifar10-0,0,cifar10,4,2048\n";
+    const PolluxWorkload workload = ReadPolluxWorkload(one.string());
+    GpuTypeApplications apps(DataPath("sia/traces"));
+    const IntervalProfileLookup profiles =
+        [&](const PolluxJobSpec& spec, const IntervalNodeGroup& g) -> const PolluxApplication& {
+      return apps.Get(spec.application, g.gpu_type, workload.path, spec.line);
+    };
+    IntervalSimulationOptions options;
+    options.WithNodeGroups(std::move(groups));
+    options.restart_delay_s_by_application = std::move(delays);
+    options.slowdown_by_application = std::move(slowdowns);
+    OneNodePolicy policy(group);
+    SimulationResult result = SimulateIntervals(workload, profiles, policy, options);
+    EXPECT_EQ(result.jobs.size(), 1u);
+    EXPECT_EQ(result.jobs.front().outcome, JobOutcome::kCompleted);
+    return result;
+  }
+};
+
+// A job's steps are timed on the profile of the type it holds: the same job on an 8-GPU node of
+// A100 (dgx-ext) and of RTX 2080Ti (rtx) takes different times, and on a cluster of both groups
+// the job on the rtx group takes exactly the time of the rtx-only cluster (and not the first
+// group's).
+TEST_F(SiaEngineProfiles, StepsRunOnTheProfileOfTheTypeHeld) {
+  ADAPTSIM_REQUIRE_DATA();
+  const double a100 = RunOneJob({{"dgx-ext", 1, 8, 0}}, 0).jobs.front().jct_s;
+  const double rtx = RunOneJob({{"rtx", 1, 8, 0}}, 0).jobs.front().jct_s;
+  EXPECT_NE(a100, rtx);
+  const SimulationResult mixed = RunOneJob({{"dgx-ext", 1, 8, 0}, {"rtx", 1, 8, 0}}, 1);
+  EXPECT_EQ(mixed.jobs.front().jct_s, rtx);
+  // rtx's workers are 8-15 on the mixed cluster; the A100 node stays idle.
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(mixed.gpu_busy_time_s.at(w), 0.0) << w;
+  EXPECT_GT(mixed.gpu_busy_time_s.at(8), 0.0);
+}
+
+// The per-model restart delay is the time without progress after the allocation (the JCT grows by
+// the difference of the delays), and the slowdown calibration divides every progress rate (the
+// time after the restore is multiplied by it).
+TEST_F(SiaEngineProfiles, PerModelRestartDelayAndSlowdownAreApplied) {
+  ADAPTSIM_REQUIRE_DATA();
+  const std::vector<IntervalNodeGroup> aws = {{"aws", 1, 4, 0}};
+  const double base = RunOneJob(aws, 0).jobs.front().jct_s;  // the engine's 30 s
+  const double delayed = RunOneJob(aws, 0, {{"cifar10", 50}}).jobs.front().jct_s;
+  EXPECT_NEAR(delayed - base, 20.0, 1e-6);
+  const double slowed = RunOneJob(aws, 0, {}, {{"cifar10", 1.8}}).jobs.front().jct_s;
+  EXPECT_NEAR(slowed - 30.0, 1.8 * (base - 30.0), 1e-6 * base);
+  const double other = RunOneJob(aws, 0, {{"bert", 120}}, {{"bert", 1.2}}).jobs.front().jct_s;
+  EXPECT_EQ(other, base);  // another model's entries do not apply
 }
 
 // The engine's options on node groups: node ids numbered group by group, gpus_per_node refused.
