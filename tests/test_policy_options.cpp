@@ -29,6 +29,7 @@
 #include "policies/pollux/pollux.hpp"
 #include "policies/replay/replay.hpp"
 #include "policies/shockwave/shockwave_config.hpp"
+#include "policies/sia/sia_options.hpp"
 
 namespace adaptsim {
 namespace {
@@ -238,6 +239,7 @@ const std::map<std::string, StructView>& Structs() {
       {"pollux", View<PolluxOptions>()},
       {"optimus", View<NoOptions>()},
       {"tiresias", View<NoOptions>()},
+      {"sia", View<SiaOptions>()},
       {"shockwave", View<ShockwaveOptions>()},
       {"min_total_duration", View<MinTotalDurationOptions>()},
       {"min_total_duration_perf", View<MinTotalDurationOptions>()},

@@ -18,6 +18,7 @@
 #include "policies/pollux/pollux_family.hpp"
 #include "policies/replay/replay_family.hpp"
 #include "policies/shockwave/shockwave_family.hpp"
+#include "policies/sia/sia_family.hpp"
 
 namespace adaptsim {
 namespace {
@@ -26,8 +27,8 @@ namespace {
 // entries appear unchanged (name, description, engine, options), every name once.
 TEST(Registry, TheTableIsTheFamiliesTablesConcatenated) {
   std::vector<PolicyEntry> families;
-  for (auto family :
-       {GavelFamilyPolicies, ShockwaveFamilyPolicies, PolluxFamilyPolicies, ReplayFamilyPolicies}) {
+  for (auto family : {GavelFamilyPolicies, ShockwaveFamilyPolicies, PolluxFamilyPolicies,
+                      ReplayFamilyPolicies, SiaFamilyPolicies}) {
     std::vector<PolicyEntry> entries = family();
     EXPECT_FALSE(entries.empty());
     for (PolicyEntry& entry : entries) families.push_back(std::move(entry));
@@ -89,7 +90,7 @@ TEST(Registry, IntervalPoliciesDoNotTakeTheEngineOptions) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 12);  // pollux, optimus, tiresias
+  EXPECT_EQ(checked, 16);  // pollux, optimus, tiresias, sia
 }
 
 TEST(Registry, AnUndeclaredOptionIsRejectedNamingPolicyAndKey) {

@@ -60,6 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     query([&] { app.Throughput({1}, app.min_local_bsz()); });
     query([&] { app.Throughput(PackedPlacement(6, 4), app.max_local_bsz()); });
     query([&] { app.Throughput({2, 1}, 0.5 * (app.min_local_bsz() + app.max_local_bsz())); });
+    query([&] { app.MaxLocalBszAt({1}); });
+    query([&] { app.MaxLocalBszAt(PackedPlacement(6, 4)); });
     query([&] { app.GradStats(app.init_batch_size(), 0); });
     query([&] { app.GradStats(0.5 * (app.init_batch_size() + app.max_batch_size()), 1); });
     query([&] { app.Iteration(app.max_batch_size(), app.completion_epoch()); });

@@ -32,7 +32,8 @@ class Cluster {
   /// `num_gpus` GPUs of `gpu_type`. Throws InputError(field "num_gpus") when num_gpus < 1.
   static Cluster Homogeneous(int num_gpus, std::string gpu_type = kDefaultGpuType);
   /// The given types (any order; zero counts dropped). Throws InputError(file, 0, field) for a
-  /// name that is not [a-z0-9_]+, a repeated name, a negative count or no GPU at all.
+  /// name that is not [a-z0-9_-]+ (not starting with '-'; the Sia profiles' "dgx-ext"), a repeated
+  /// name, a negative count or no GPU at all.
   static Cluster FromCounts(std::vector<GpuTypeCount> counts, const std::string& file = "cluster",
                             const std::string& field = "cluster");
   /// Parses the three accepted forms (errors: InputError(file, line, field) naming the part):

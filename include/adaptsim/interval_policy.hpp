@@ -18,13 +18,29 @@ namespace adaptsim {
 class PolluxApplication;
 struct PolluxJobSpec;
 
+/// One node group of the cluster: `num_nodes` nodes of `gpus_per_node` GPUs of type `gpu_type`,
+/// with node ids first_node … first_node + num_nodes − 1 (groups in cluster order, ids group by
+/// group). A cluster of one type is one group (gpu_type empty for the Pollux artifact's profiles).
+struct IntervalNodeGroup {
+  std::string gpu_type;
+  int num_nodes = 0;
+  int gpus_per_node = 0;
+  int first_node = 0;
+  bool operator==(const IntervalNodeGroup&) const = default;
+};
+
 /// One active job as the policy sees it. Pointers stay valid for the whole simulation. The fields
 /// of this view and of IntervalClusterView, with units, are declared once in
 /// adaptsim/view_fields.hpp.
 struct IntervalJobView {
-  int index = 0;                        ///< position in the workload (job id)
-  const PolluxJobSpec* spec = nullptr;  ///< name, submission time, CSV replicas and batch size
-  const PolluxApplication* app = nullptr;
+  int index = 0;                           ///< position in the workload (job id)
+  const PolluxJobSpec* spec = nullptr;     ///< name, submission time, CSV replicas and batch size
+  const PolluxApplication* app = nullptr;  ///< profile on the type it holds (else the first)
+  /// The job's profile on each node group's GPU type (one entry per IntervalNodeGroup).
+  std::vector<const PolluxApplication*> apps_by_group;
+  int gpu_group = -1;                   ///< node group of the current allocation, −1 = none
+  double restart_delay_s = 0.0;         ///< the model's checkpoint-restore delay the engine charges
+  double restart_left_s = 0.0;          ///< restore time still to go (> 0: restoring a checkpoint)
   double attained_service_gpu_s = 0.0;  ///< GPU-seconds held, restart delays included
   int num_restarts = 0;                 ///< re-allocations after the first allocation
   double age_s = 0.0;                   ///< now − submission time
@@ -37,8 +53,10 @@ struct IntervalJobView {
 /// order.
 struct IntervalClusterView {
   double now_s = 0.0;
-  int num_nodes = 16;
-  int gpus_per_node = 4;
+  int num_nodes = 16;     ///< all groups' nodes
+  int gpus_per_node = 4;  ///< the first group's
+  /// The node groups, in cluster order (one for a cluster of one GPU type).
+  std::vector<IntervalNodeGroup> node_groups;
   /// The engine's options (IntervalSimulationOptions): the interval between decisions and the
   /// time without progress after each (re)allocation, s. A policy that models restarts (Pollux's
   /// re-allocation factor) reads the engine's delay here rather than an option of its own.
@@ -48,8 +66,9 @@ struct IntervalClusterView {
 };
 
 /// Next allocation: job index -> node id per replica. Jobs not listed get nothing. The engine
-/// refuses an allocation of a job that is not active, a node id outside [0, num_nodes) and a node
-/// over its GPUs (PolicyError naming the job, the node and the time).
+/// refuses an allocation of a job that is not active, a node id outside [0, num_nodes), a node
+/// over its GPUs and a job on nodes of two groups (PolicyError naming the job, the node and the
+/// time).
 struct IntervalDecision {
   std::map<int, std::vector<int>> allocations;
 };
@@ -85,6 +104,9 @@ class IntervalPolicy {
                                   const std::vector<int>& placement) = 0;
   /// The allocation for the next interval.
   virtual IntervalDecision Optimize(const IntervalClusterView& cluster) = 0;
+  /// Whether the policy can decide on a cluster of several node groups (GPU types); the engine
+  /// refuses a mixed cluster otherwise.
+  virtual bool SupportsGpuTypes() const { return false; }
   /// Policy statistics for the results file (name -> value).
   virtual std::map<std::string, double> Statistics() const { return {}; }
 };

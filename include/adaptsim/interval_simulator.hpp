@@ -22,10 +22,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "adaptsim/config_field.hpp"
+#include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
@@ -43,8 +48,23 @@ struct IntervalSimulationOptions {
   double interval_s = 60.0;            ///< `--interval`, scheduling period
   double restart_delay_s = 30.0;       ///< no-progress time after each (re)allocation
   double interference_slowdown = 0.0;  ///< `--interference`, in [0, 1)
+  /// Node groups of a cluster of several GPU types (docs/sia.md §5), in cluster order; empty =
+  /// one group of num_nodes × gpus_per_node (the Pollux artifact's cluster). When set, num_nodes
+  /// is their node count and gpus_per_node the first group's (Resolve / WithNodeGroups).
+  std::vector<IntervalNodeGroup> node_groups;
+  /// Per-model checkpoint-restore delay, s, by application (the Sia artifact's, docs/sia.md
+  /// §4.1); an application not listed takes restart_delay_s.
+  std::map<std::string, double> restart_delay_s_by_application;
+  /// Per-model slowdown calibration by application: progress rates are divided by it (the Sia
+  /// artifact's SLOWDOWNS, docs/sia.md §5); an application not listed is not slowed.
+  std::map<std::string, double> slowdown_by_application;
+
+  /// The groups the engine runs: node_groups, or the one group of num_nodes × gpus_per_node.
+  std::vector<IntervalNodeGroup> Groups() const;
+  /// Sets node_groups (first_node numbered group by group), num_nodes and gpus_per_node.
+  void WithNodeGroups(std::vector<IntervalNodeGroup> groups);
   /// Throws InputError("interval_simulation", 0, field, ...) when a value is outside its declared
-  /// range or num_nodes < 1.
+  /// range, num_nodes < 1, a group has no node or no GPU, or a delay or slowdown is not positive.
   void Validate() const;
 };
 
@@ -62,6 +82,10 @@ struct IntervalOptions {
   /// ("task", 0, "num_gpus", ...) when num_gpus is not a multiple of the node size, and as
   /// IntervalSimulationOptions::Validate.
   IntervalSimulationOptions Resolve(int num_gpus, int input_gpus_per_node) const;
+  /// The engine's options on a cluster of node groups (docs/sia.md §5): the set values over the
+  /// defaults, node_groups = `groups`. Throws InputError("task", 0, "gpus_per_node") when
+  /// gpus_per_node is set (each GPU type has its node size), and as Validate.
+  IntervalSimulationOptions ResolveNodeGroups(std::vector<IntervalNodeGroup> groups) const;
 };
 
 /// A field of the interval engine's options: it belongs to tasks whose policy runs on the
@@ -79,14 +103,14 @@ constexpr ConfigField IntervalEngineField(ConfigField field) {
 /// values) and IntervalOptions (a task's); the defaults are IntervalSimulationOptions'.
 template <typename O, typename V>
 void VisitIntervalOptionsFields(O& options, V&& visit) {
-  static constexpr IntervalSimulationOptions kDefaults{};
+  static const IntervalSimulationOptions kDefaults{};
   visit(IntervalEngineField({.key = "gpus_per_node",
                              .unit = "gpus",
                              .doc = "GPUs per node of the interval engine's cluster; num_gpus "
                                     "must be a multiple",
                              .range = WholeWithin(1, 9),
                              .default_doc = "on a trace, the catalogue's node size",
-                             .default_number = kDefaults.gpus_per_node}),
+                             .default_number = static_cast<double>(kDefaults.gpus_per_node)}),
         options.gpus_per_node);
   visit(IntervalEngineField({.key = "interval_s",
                              .unit = "s",
@@ -123,6 +147,19 @@ SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplica
                                    const RoundObserver& observer = {},
                                    const RunBudget& budget = {});
 
+/// A job's profile on a node group's GPU type; throws InputError naming the workload row.
+using IntervalProfileLookup =
+    std::function<const PolluxApplication&(const PolluxJobSpec& spec, const IntervalNodeGroup&)>;
+
+/// As above on a cluster of node groups (options.Groups()), each job's profile per group from
+/// `profiles`; each job's batch runs on the type of the group it holds. Throws InputError also
+/// when the cluster has several groups and the policy does not declare SupportsGpuTypes().
+SimulationResult SimulateIntervals(const PolluxWorkload& workload,
+                                   const IntervalProfileLookup& profiles, IntervalPolicy& policy,
+                                   const IntervalSimulationOptions& options,
+                                   const RoundObserver& observer = {},
+                                   const RunBudget& budget = {});
+
 /// The interval engine behind the Simulation seam; owns its inputs (SimulateIntervals does the
 /// work). The profiles are held by pointer so that a caller may keep a reference to them.
 class IntervalSimulation final : public Simulation {
@@ -130,11 +167,16 @@ class IntervalSimulation final : public Simulation {
   IntervalSimulation(PolluxWorkload workload, std::unique_ptr<PolluxApplications> apps,
                      std::unique_ptr<IntervalPolicy> policy,
                      const IntervalSimulationOptions& options, const RunBudget& budget = {});
+  /// A cluster of node groups (options.node_groups) with per-type profiles (docs/sia.md §1).
+  IntervalSimulation(PolluxWorkload workload, std::unique_ptr<GpuTypeApplications> apps,
+                     std::unique_ptr<IntervalPolicy> policy,
+                     const IntervalSimulationOptions& options, const RunBudget& budget = {});
   SimulationResult Run(const RoundObserver& observer) override;
 
  private:
   PolluxWorkload workload_;
   std::unique_ptr<PolluxApplications> apps_;
+  std::unique_ptr<GpuTypeApplications> typed_apps_;
   std::unique_ptr<IntervalPolicy> policy_;
   IntervalSimulationOptions options_;
   RunBudget budget_;

@@ -9,8 +9,8 @@
 //    (scipy interp1d; outside the grid is an error); otherwise barycentric interpolation on the
 //    Delaunay triangulation (libqhull, options "d Qbb Qc Qz Q12 Qt", as scipy's
 //    LinearNDInterpolator) of (num_nodes, num_replicas, local_bsz) built from the per-key means of
-//    placements.csv plus all scalability.csv rows, queried at (min(N, 16), K, m); outside the hull
-//    is an error (`applications.py:204-227`).
+//    placements.csv plus all scalability.csv rows, queried at (min(N, 16), K, m), triangulated on
+//    the first such look-up; outside the hull is an error (`applications.py:204-227`).
 //  * GradStats(M, epoch): linear interpolation in batch size between the bracketing validated
 //    batch sizes (`applications.py:186-202`); Iteration(M, epoch) likewise (`:152-163`).
 //  * Progress(epoch) = min over validation files of progress[epoch-1], 0 for epoch 0 (`:132-136`).
@@ -20,6 +20,7 @@
 // throughput look-up memoizes, as the artifact's @memoize); one instance per simulation.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -71,10 +72,14 @@ struct SyntheticApplicationSpec {
 class PolluxApplication {
  public:
   /// Reads `trace_dir`/{placements.csv, scalability.csv, validation-*.csv}; the app name is the
-  /// folder's base name. Throws InputError for missing files, malformed rows, no validation file,
-  /// or fewer validation rows than max_epochs.
+  /// folder's base name. With a `gpu_type` (the Sia artifact's per-type profiles, docs/sia.md §1)
+  /// the step-time files are `placements-<gpu_type>.csv` and `scalability-<gpu_type>.csv`
+  /// (`S:sia-simulator/applications.py:37-46`); the validation files are shared by all types.
+  /// Throws InputError for missing files, malformed rows (file, line, field), no validation
+  /// file, or fewer validation rows than max_epochs.
   static PolluxApplication Load(const std::string& trace_dir,
-                                const PolluxApplicationOverrides& overrides);
+                                const PolluxApplicationOverrides& overrides,
+                                const std::string& gpu_type = "");
   /// Builds a synthetic application. GradStats/Iteration ignore the validated-range check
   /// (statistics do not depend on the batch size); Throughput calls `step_times`. Throws
   /// InputError(context, field) for inconsistent specs.
@@ -84,6 +89,12 @@ class PolluxApplication {
   PolluxApplication& operator=(PolluxApplication&&) noexcept;
 
   const std::string& name() const { return name_; }
+  /// The GPU type whose step-time files were read; "" for the suffix-less (Pollux) files.
+  const std::string& gpu_type() const { return gpu_type_; }
+  /// The profile folder (or a synthetic application's context), for messages.
+  const std::string& dir() const { return dir_; }
+  /// The step-time file read (placements.csv or placements-<gpu_type>.csv), for messages.
+  const std::string& placements_path() const { return placements_path_; }
   int init_batch_size() const { return validated_.front(); }  ///< M0 (smallest validated)
   int max_batch_size() const { return validated_.back(); }    ///< largest validated
   int min_local_bsz() const { return min_local_bsz_; }
@@ -100,6 +111,19 @@ class PolluxApplication {
   /// `placement` = replicas per node (zeros ignored, >= 1 replica). Throws InputError (file =
   /// the app's placements.csv) when the look-up is outside the profiled domain.
   StepTimes Throughput(const std::vector<int>& placement, double local_bsz) const;
+  /// One measured row of the step-time file: per-GPU batch, step time and all-reduce wait (s).
+  struct PlacementRow {
+    double local_bsz, step_time_s, sync_time_s;
+  };
+  /// The rows of `placement` (zeros ignored, rotated to its smallest rotation as Throughput does),
+  /// ascending local_bsz, or nullptr when the placement was not profiled (and for synthetic
+  /// applications).
+  const std::vector<PlacementRow>* ProfiledPlacement(const std::vector<int>& placement) const;
+  /// The largest per-GPU batch measured at `placement` (`S:sia-simulator/applications.py:310-324`):
+  /// the max local_bsz of its rows when the placement was profiled, else the max local_bsz of the
+  /// scalability rows with num_nodes >= N and num_replicas >= K. Throws InputError (file = the
+  /// step-time file, field "placement") when no row qualifies or for a synthetic application.
+  int MaxLocalBszAt(const std::vector<int>& placement) const;
   /// Throws InputError when batch_size is outside the validated range or epoch >= rows.
   GradientStats GradStats(double batch_size, int epoch) const;
   /// Cumulative optimizer steps after `epoch` at total batch size `batch_size` (interpolated).
@@ -111,8 +135,9 @@ class PolluxApplication {
 
  private:
   struct Validation;
-  struct GridRow {
-    double local_bsz, step_time_s, sync_time_s;
+  using GridRow = PlacementRow;
+  struct ScalabilityRow {
+    int num_nodes, num_replicas, local_bsz;
   };
   PolluxApplication() = default;
   std::pair<int, int> Bracket(double batch_size) const;
@@ -120,10 +145,15 @@ class PolluxApplication {
 
   std::string name_;
   std::string dir_;
+  std::string gpu_type_;
+  std::string placements_path_;
+  std::vector<ScalabilityRow> scalability_;               ///< for MaxLocalBszAt
   std::vector<int> validated_;                            ///< ascending validated total batch sizes
   std::vector<Validation> validation_;                    ///< parallel to validated_
   std::map<long long, std::vector<GridRow>> placements_;  ///< placement id -> rows by local_bsz
-  std::unique_ptr<DelaunayInterpolator> interpolator_;    ///< N-D fallback
+  std::vector<std::array<double, 3>> interpolation_points_;     ///< (N, K, m) of the N-D fallback
+  std::vector<std::array<double, 2>> interpolation_values_;     ///< (step, sync) at those points
+  mutable std::unique_ptr<DelaunayInterpolator> interpolator_;  ///< built on first use
   int min_local_bsz_ = 0;
   int max_local_bsz_ = 0;
   int max_epochs_ = 0;
@@ -165,5 +195,12 @@ struct PolluxWorkload;
 /// bad row fails at once instead of mid-run, for every policy. Throws InputError(workload file,
 /// the row's line, "application" | "batch_size", ...).
 void CheckWorkloadAgainstProfiles(const PolluxWorkload& workload, PolluxApplications& apps);
+
+struct PolluxJobSpec;
+
+/// Throws InputError(workload file, the job's line, "batch_size", ...) when the job's batch_size
+/// lies outside `app`'s validated range [init_batch_size(), max_batch_size()].
+void CheckJobBatchSize(const PolluxWorkload& workload, const PolluxJobSpec& spec,
+                       const PolluxApplication& app);
 
 }  // namespace adaptsim

@@ -24,6 +24,13 @@ struct CsvTable {
 /// wrong number of fields.
 CsvTable ReadCsvTable(const std::string& path, const std::vector<std::string>& expected_header);
 
+/// Reads `path` whose header holds exactly the columns `columns` in any order (pandas reads the
+/// Sia artifact's profiles by column name, and their files order the columns differently); the
+/// returned table's header and rows are in the order of `columns`. Throws InputError(path, line,
+/// field, ...) for a missing file, a header that is not a permutation of `columns` (a missing,
+/// unknown or repeated column) or a row with the wrong number of fields.
+CsvTable ReadCsvColumns(const std::string& path, const std::vector<std::string>& columns);
+
 /// Parses a finite number (field `column` of row `row`); throws InputError naming file and line.
 double CsvNumber(const CsvTable& table, std::size_t row, std::size_t column);
 /// Parses an integer; throws InputError naming file and line.

@@ -35,8 +35,9 @@ inline constexpr ConfigField kClusterField{
     .unit = "",
     .doc =
         "GPU types and counts instead of num_gpus, e.g. v100=16,p100=8,k80=8 or the "
-        "reference's V100:P100:K80 counts 16:8:8 (docs/mechanism.md §12); unset = num_gpus "
-        "GPUs of one type (v100)",
+        "reference's V100:P100:K80 counts 16:8:8 (docs/mechanism.md §12); on the interval "
+        "engine nodes per GPU type, e.g. aws=6,rtx=3,dgx-ext=2 (docs/sia.md §5); unset = "
+        "num_gpus GPUs of one type (v100)",
     .encoding = Encoding::kWhenSet,
     .instead_of = "num_gpus"};
 

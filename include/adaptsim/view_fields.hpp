@@ -163,6 +163,14 @@ void VisitViewFields(std::type_identity<IntervalJobView>, V&& visit) {
         [](T j) { return j.index; });
   visit("spec", "", "the workload's PolluxJobSpec", [](T j) { return j.spec; });
   visit("app", "", "the job's PolluxApplication profile", [](T j) { return j.app; });
+  visit("apps_by_group", "", "the job's PolluxApplication on each node group's GPU type",
+        [](T j) -> const std::vector<const PolluxApplication*>& { return j.apps_by_group; });
+  visit("gpu_group", "id", "node group of the current allocation, -1 = none",
+        [](T j) { return j.gpu_group; });
+  visit("restart_delay_s", "s", "the model's checkpoint-restore delay charged by the engine",
+        [](T j) { return j.restart_delay_s; });
+  visit("restart_left_s", "s", "checkpoint-restore time still to go (> 0: restoring)",
+        [](T j) { return j.restart_left_s; });
   visit("allocation", "id", "node id per replica held in the interval just ended, [] = none",
         [](T j) -> const std::vector<int>& { return j.allocation; });
   visit("attained_service_gpu_s", "gpu_s", "GPU-seconds held so far, restart delays included",
@@ -178,9 +186,15 @@ template <typename V>
 void VisitViewFields(std::type_identity<IntervalClusterView>, V&& visit) {
   using T = const IntervalClusterView&;
   visit("now_s", "s", "simulated time of the interval boundary", [](T c) { return c.now_s; });
-  visit("num_nodes", "count", "nodes of the cluster (GPUs / gpus_per_node)",
+  visit("num_nodes", "count", "nodes of the cluster, all node groups",
         [](T c) { return c.num_nodes; });
-  visit("gpus_per_node", "gpus", "GPUs per node", [](T c) { return c.gpus_per_node; });
+  visit("gpus_per_node", "gpus", "GPUs per node of the first node group",
+        [](T c) { return c.gpus_per_node; });
+  visit("gpu_types", "", "GPU type of each node group, in cluster order", [](T c) {
+    std::vector<std::string> types;
+    for (const IntervalNodeGroup& g : c.node_groups) types.push_back(g.gpu_type);
+    return types;
+  });
   visit("interval_s", "s", "the engine's scheduling interval", [](T c) { return c.interval_s; });
   visit("restart_delay_s", "s", "the engine's time without progress after each (re)allocation",
         [](T c) { return c.restart_delay_s; });

@@ -11,8 +11,8 @@ namespace {
 
 bool ValidTypeName(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  }) && name.front() != '-';
 }
 
 std::string_view Trim(std::string_view text) {
@@ -70,9 +70,10 @@ Cluster Cluster::Build(std::vector<GpuTypeCount> counts, const std::string& file
   long long total = 0;
   for (GpuTypeCount& type : counts) {
     if (!ValidTypeName(type.name)) {
-      throw InputError(
-          file, line, field,
-          "GPU type " + Quoted(type.name) + " is not a lower-case name of letters, digits and '_'");
+      throw InputError(file, line, field,
+                       "GPU type " + Quoted(type.name) +
+                           " is not a lower-case name of letters, digits, '_' and '-' "
+                           "(not starting with '-')");
     }
     if (type.count < 0) {
       throw InputError(

@@ -153,13 +153,32 @@ void CheckIntervalDecision(const IntervalDecision& decision, const IntervalClust
       if (holders[node].empty() || holders[node].back() != id) holders[node].push_back(id);
     }
   }
+  // Node capacity and group: the node groups', or num_nodes × gpus_per_node.
+  std::vector<int> capacity(cluster.num_nodes, cluster.gpus_per_node);
+  std::vector<int> group_of(cluster.num_nodes, 0);
+  for (int g = 0; g < static_cast<int>(cluster.node_groups.size()); ++g) {
+    const IntervalNodeGroup& group = cluster.node_groups[g];
+    for (int n = group.first_node; n < group.first_node + group.num_nodes; ++n) {
+      if (n < cluster.num_nodes) capacity[n] = group.gpus_per_node, group_of[n] = g;
+    }
+  }
+  for (const auto& [id, nodes] : decision.allocations) {
+    for (int node : nodes) {
+      if (group_of[node] != group_of[nodes.front()]) {
+        throw PolicyError("", method,
+                          std::string(method) + " put job " + std::to_string(id) + when +
+                              " on nodes of two GPU types (nodes " + std::to_string(nodes.front()) +
+                              " and " + std::to_string(node) + "); a job runs on one type");
+      }
+    }
+  }
   for (int node = 0; node < cluster.num_nodes; ++node) {
-    if (used[node] > cluster.gpus_per_node) {
+    if (used[node] > capacity[node]) {
       throw PolicyError("", method,
                         std::string(method) + " put " + std::to_string(used[node]) +
                             " replicas on node " + std::to_string(node) + when + " (jobs " +
                             List(holders[node]) + "); a node has " +
-                            std::to_string(cluster.gpus_per_node) + " GPUs");
+                            std::to_string(capacity[node]) + " GPUs");
     }
   }
 }

@@ -20,18 +20,77 @@ void IntervalSimulationOptions::Validate() const {
   VisitIntervalOptionsFields(*this, [&](const ConfigField& field, const auto& value) {
     CheckFieldRange(field, value, context);
   });
+  int nodes = 0;
+  for (const IntervalNodeGroup& group : node_groups) {
+    if (group.num_nodes < 1 || group.gpus_per_node < 1) {
+      throw InputError(context, 0, "cluster",
+                       "node group '" + group.gpu_type + "' needs at least one node and one GPU");
+    }
+    if (group.first_node != nodes) {
+      throw InputError(context, 0, "cluster", "node groups must be numbered group by group");
+    }
+    nodes += group.num_nodes;
+  }
+  if (!node_groups.empty() && nodes != num_nodes) {
+    throw InputError(context, 0, "num_nodes", "must be the node groups' node count");
+  }
+  for (const auto* table : {&restart_delay_s_by_application, &slowdown_by_application}) {
+    for (const auto& [application, value] : *table) {
+      if (!(value > 0) || !std::isfinite(value)) {
+        throw InputError(context, 0, application, "per-model delay or slowdown must be > 0");
+      }
+    }
+  }
+}
+
+std::vector<IntervalNodeGroup> IntervalSimulationOptions::Groups() const {
+  if (!node_groups.empty()) return node_groups;
+  return {IntervalNodeGroup{"", num_nodes, gpus_per_node, 0}};
+}
+
+void IntervalSimulationOptions::WithNodeGroups(std::vector<IntervalNodeGroup> groups) {
+  int nodes = 0;
+  for (IntervalNodeGroup& group : groups) {
+    group.first_node = nodes;
+    nodes += group.num_nodes;
+  }
+  num_nodes = nodes;
+  if (!groups.empty()) gpus_per_node = groups.front().gpus_per_node;
+  node_groups = std::move(groups);
+}
+
+namespace {
+
+// The set values of `given` over `options`.
+void SetGiven(const IntervalOptions& given, IntervalSimulationOptions& options) {
+  auto set = [](const std::optional<WrittenNumber>& value, auto& member) {
+    if (value) member = static_cast<std::remove_reference_t<decltype(member)>>(value->value);
+  };
+  set(given.gpus_per_node, options.gpus_per_node);
+  set(given.interval_s, options.interval_s);
+  set(given.restart_delay_s, options.restart_delay_s);
+  set(given.interference_slowdown, options.interference_slowdown);
+}
+
+}  // namespace
+
+IntervalSimulationOptions IntervalOptions::ResolveNodeGroups(
+    std::vector<IntervalNodeGroup> groups) const {
+  if (gpus_per_node) {
+    throw InputError("task", 0, "gpus_per_node",
+                     "not an option on a cluster of GPU types: each type has its node size");
+  }
+  IntervalSimulationOptions options;
+  SetGiven(*this, options);
+  options.WithNodeGroups(std::move(groups));
+  options.Validate();
+  return options;
 }
 
 IntervalSimulationOptions IntervalOptions::Resolve(int num_gpus, int input_gpus_per_node) const {
   IntervalSimulationOptions options;
   options.gpus_per_node = input_gpus_per_node;
-  auto set = [](const std::optional<WrittenNumber>& given, auto& value) {
-    if (given) value = static_cast<std::remove_reference_t<decltype(value)>>(given->value);
-  };
-  set(gpus_per_node, options.gpus_per_node);
-  set(interval_s, options.interval_s);
-  set(restart_delay_s, options.restart_delay_s);
-  set(interference_slowdown, options.interference_slowdown);
+  SetGiven(*this, options);
   options.Validate();  // gpus_per_node in range before it divides
   if (num_gpus % options.gpus_per_node != 0) {
     throw InputError(
@@ -73,7 +132,11 @@ BatchConfig Capped(BatchConfig batch, const PolluxApplication& app, int num_repl
 
 struct JobState {
   const PolluxJobSpec* spec = nullptr;
-  const PolluxApplication* app = nullptr;
+  const PolluxApplication* app = nullptr;      // on the group held (else the first group)
+  std::vector<const PolluxApplication*> apps;  // per node group
+  int group = -1;                              // node group held, −1 = none
+  double restart_delay_s = 0.0;                // the model's checkpoint-restore delay
+  double calibration = 1.0;                    // 1 / the model's slowdown
   int index = 0;
   std::vector<int> allocation;  // node id per replica
   std::vector<int> placement;   // replicas per node
@@ -90,19 +153,38 @@ struct JobState {
 
 class IntervalEngine {
  public:
-  IntervalEngine(const PolluxWorkload& workload, PolluxApplications& apps, IntervalPolicy& policy,
-                 const IntervalSimulationOptions& options, const RoundObserver& observer,
-                 const RunBudget& budget)
-      : policy_(policy), options_(options), observer_(observer), budget_(budget) {
+  IntervalEngine(const PolluxWorkload& workload, const IntervalProfileLookup& profiles,
+                 IntervalPolicy& policy, const IntervalSimulationOptions& options,
+                 const RoundObserver& observer, const RunBudget& budget)
+      : policy_(policy),
+        options_(options),
+        observer_(observer),
+        budget_(budget),
+        groups_(options.Groups()) {
+    int gpus = 0;
+    for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
+      for (int n = 0; n < groups_[g].num_nodes; ++n) {
+        group_of_node_.push_back(g);
+        first_gpu_of_node_.push_back(gpus);
+        gpus += groups_[g].gpus_per_node;
+      }
+    }
     for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
       const PolluxJobSpec& spec = workload.jobs[i];
       JobState job;
       job.spec = &spec;
-      job.app = &apps.Get(spec.application, workload.path, spec.line);
+      for (const IntervalNodeGroup& group : groups_) job.apps.push_back(&profiles(spec, group));
+      job.app = job.apps.front();
+      const auto& delays = options.restart_delay_s_by_application;
+      auto delay = delays.find(spec.application);
+      job.restart_delay_s = delay == delays.end() ? options.restart_delay_s : delay->second;
+      const auto& slowdowns = options.slowdown_by_application;
+      auto slowdown = slowdowns.find(spec.application);
+      if (slowdown != slowdowns.end()) job.calibration = 1.0 / slowdown->second;
       job.index = static_cast<int>(i);
       jobs_.push_back(job);
     }
-    result_.gpu_busy_time_s.assign(options.num_nodes * options.gpus_per_node, 0.0);
+    result_.gpu_busy_time_s.assign(gpus, 0.0);
   }
 
   SimulationResult Run();
@@ -122,6 +204,9 @@ class IntervalEngine {
   const IntervalSimulationOptions& options_;
   const RoundObserver& observer_;
   const RunBudget& budget_;
+  std::vector<IntervalNodeGroup> groups_;
+  std::vector<int> group_of_node_;      // node id -> its group
+  std::vector<int> first_gpu_of_node_;  // node id -> worker id of its first GPU
   std::vector<JobState> jobs_;
   double now_s_ = 0.0;
   SimulationResult result_;
@@ -132,6 +217,10 @@ IntervalJobView IntervalEngine::View(const JobState& job) const {
   view.index = job.index;
   view.spec = job.spec;
   view.app = job.app;
+  view.apps_by_group = job.apps;
+  view.gpu_group = job.group;
+  view.restart_delay_s = job.restart_delay_s;
+  view.restart_left_s = job.rescale_left_s;
   view.attained_service_gpu_s = job.attained_service;
   view.num_restarts = std::max(job.num_restarts, 0);
   view.age_s = now_s_ - job.spec->submission_time_s;
@@ -191,7 +280,8 @@ void IntervalEngine::Step(JobState& job, double seconds, double interference) {
     policy_.Observe(View(job), {num_nodes, num_replicas, job.batch.atomic_bsz, times.step_time_s,
                                 times.sync_time_s, grad.sqr, grad.var});
     const double total_time = times.step_time_s + accum_time * job.batch.accum_steps;
-    const double rate = gain / total_time * (1.0 - interference);
+    // The Sia artifact's slowdown calibration (job.py:485); 1 without it.
+    const double rate = gain / total_time * (1.0 - interference) * job.calibration;
     const double next_progress = app.Progress(job.epoch + 1);
     job.last_batch_size = batch_size;
     if (job.progress + rate * seconds < next_progress) {
@@ -220,10 +310,14 @@ void IntervalEngine::Reallocate(JobState& job, const std::vector<int>& allocatio
   job.placement = PlacementOf(allocation);
   if (job.placement.empty()) {
     job.batch = {};
+    job.group = -1;
     return;
   }
+  // One group per job (CheckIntervalDecision): the batch runs on that group's type.
+  job.group = group_of_node_[allocation.front()];
+  job.app = job.apps[job.group];
   job.batch = Capped(ChosenBatch(job), *job.app, Sum(job.placement));
-  job.rescale_left_s = options_.restart_delay_s;
+  job.rescale_left_s = job.restart_delay_s;
   job.num_restarts += 1;
 }
 
@@ -233,6 +327,7 @@ void IntervalEngine::Decide() {
   cluster.now_s = now_s_;
   cluster.num_nodes = options_.num_nodes;
   cluster.gpus_per_node = options_.gpus_per_node;
+  cluster.node_groups = groups_;
   cluster.interval_s = options_.interval_s;
   cluster.restart_delay_s = options_.restart_delay_s;
   for (JobState& job : jobs_) {
@@ -260,13 +355,13 @@ void IntervalEngine::Record(double start_s, int active_jobs) {
   round.start_s = start_s;
   round.end_s = now_s_;
   round.active_jobs = active_jobs;
-  std::vector<int> next_slot(options_.num_nodes, 0);
+  std::vector<int> next_slot(group_of_node_.size(), 0);
   for (const JobState& job : jobs_) {
     if (job.allocation.empty()) continue;
     round.running_job_ids.push_back(job.index);
     std::vector<int> workers;
     for (int node : job.allocation) {
-      const int worker = node * options_.gpus_per_node + next_slot[node]++;
+      const int worker = first_gpu_of_node_[node] + next_slot[node]++;
       workers.push_back(worker);
       result_.gpu_busy_time_s[worker] += now_s_ - start_s;
     }
@@ -330,8 +425,9 @@ void IntervalEngine::Finish() {
     out.extras = IntervalJobExtras{job.spec->application};
     out.arrival_time_s = job.spec->submission_time_s;
     out.restarts = std::max(job.num_restarts, 0);
-    out.exclusive_time_s =
-        PolluxExclusiveTime(*job.spec, *job.app, options_.gpus_per_node, options_.restart_delay_s);
+    // On the first group's type.
+    out.exclusive_time_s = PolluxExclusiveTime(*job.spec, *job.apps.front(),
+                                               groups_.front().gpus_per_node, job.restart_delay_s);
     if (job.completion_s) {
       out.completion_time_s = *job.completion_s;
       out.jct_s = *job.completion_s - job.spec->submission_time_s;
@@ -371,9 +467,25 @@ double PolluxExclusiveTime(const PolluxJobSpec& spec, const PolluxApplication& a
 SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
                                    IntervalPolicy& policy, const IntervalSimulationOptions& options,
                                    const RoundObserver& observer, const RunBudget& budget) {
+  const IntervalProfileLookup profiles = [&](const PolluxJobSpec& spec,
+                                             const IntervalNodeGroup&) -> const PolluxApplication& {
+    return apps.Get(spec.application, workload.path, spec.line);
+  };
+  return SimulateIntervals(workload, profiles, policy, options, observer, budget);
+}
+
+SimulationResult SimulateIntervals(const PolluxWorkload& workload,
+                                   const IntervalProfileLookup& profiles, IntervalPolicy& policy,
+                                   const IntervalSimulationOptions& options,
+                                   const RoundObserver& observer, const RunBudget& budget) {
   options.Validate();
   budget.Validate();
-  IntervalEngine engine(workload, apps, policy, options, observer, budget);
+  if (options.node_groups.size() > 1 && !policy.SupportsGpuTypes()) {
+    throw InputError("interval_simulation", 0, "cluster",
+                     "the policy decides for one GPU type; this cluster has " +
+                         std::to_string(options.node_groups.size()) + " node groups");
+  }
+  IntervalEngine engine(workload, profiles, policy, options, observer, budget);
   return engine.Run();
 }
 
@@ -388,8 +500,26 @@ IntervalSimulation::IntervalSimulation(PolluxWorkload workload,
       options_(options),
       budget_(budget) {}
 
+IntervalSimulation::IntervalSimulation(PolluxWorkload workload,
+                                       std::unique_ptr<GpuTypeApplications> apps,
+                                       std::unique_ptr<IntervalPolicy> policy,
+                                       const IntervalSimulationOptions& options,
+                                       const RunBudget& budget)
+    : workload_(std::move(workload)),
+      typed_apps_(std::move(apps)),
+      policy_(std::move(policy)),
+      options_(options),
+      budget_(budget) {}
+
 SimulationResult IntervalSimulation::Run(const RoundObserver& observer) {
-  return SimulateIntervals(workload_, *apps_, *policy_, options_, observer, budget_);
+  if (!typed_apps_) {
+    return SimulateIntervals(workload_, *apps_, *policy_, options_, observer, budget_);
+  }
+  const IntervalProfileLookup profiles =
+      [&](const PolluxJobSpec& spec, const IntervalNodeGroup& group) -> const PolluxApplication& {
+    return typed_apps_->Get(spec.application, group.gpu_type, workload_.path, spec.line);
+  };
+  return SimulateIntervals(workload_, profiles, *policy_, options_, observer, budget_);
 }
 
 }  // namespace adaptsim

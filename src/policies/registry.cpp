@@ -13,6 +13,7 @@
 #include "pollux/pollux_family.hpp"
 #include "replay/replay_family.hpp"
 #include "shockwave/shockwave_family.hpp"
+#include "sia/sia_family.hpp"
 
 namespace adaptsim {
 namespace {
@@ -20,10 +21,8 @@ namespace {
 /// The policy families, in table order: each contributes its own table of policies
 /// (include/adaptsim/policy_family.hpp). A new family adds its folder and one line here.
 constexpr std::vector<PolicyEntry> (*kFamilies[])() = {
-    GavelFamilyPolicies,
-    ShockwaveFamilyPolicies,
-    PolluxFamilyPolicies,
-    ReplayFamilyPolicies,
+    GavelFamilyPolicies,  ShockwaveFamilyPolicies, PolluxFamilyPolicies,
+    ReplayFamilyPolicies, SiaFamilyPolicies,
 };
 
 /// The families' tables, concatenated.

@@ -13,8 +13,8 @@
 
 namespace adaptsim {
 
-/// A field's value as a Python object: another view (a pointer) and lists of views by reference
-/// (valid during the policy call, as the view itself), everything else converted.
+/// A field's value as a Python object: another view (a pointer) and lists of views or profiles by
+/// reference (valid during the policy call, as the view itself), everything else converted.
 template <typename T>
 pybind11::object ViewFieldObject(const T& value) {
   if constexpr (std::is_pointer_v<T>) {
@@ -26,6 +26,12 @@ pybind11::object ViewFieldObject(const T& value) {
       views.append(pybind11::cast(&view, pybind11::return_value_policy::reference));
     }
     return views;
+  } else if constexpr (std::is_same_v<T, std::vector<const PolluxApplication*>>) {
+    pybind11::list apps;  // by reference: the engine owns the profiles
+    for (const PolluxApplication* app : value) {
+      apps.append(pybind11::cast(app, pybind11::return_value_policy::reference));
+    }
+    return apps;
   } else {
     return pybind11::cast(value);
   }

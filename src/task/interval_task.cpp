@@ -8,6 +8,7 @@
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
+#include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/interval_simulator.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/trace.hpp"
@@ -23,6 +24,33 @@ std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const TaskConfig& task) {
   auto* interval = std::get_if<std::unique_ptr<IntervalPolicy>>(&policy);
   ADAPTSIM_CHECK(interval != nullptr);  // the table's engine and the policy's interface agree
   return std::move(*interval);
+}
+
+/// A Pollux-format workload on a cluster of node groups (docs/sia.md §5): the task's cluster
+/// names GPU types and nodes of each ("aws=6,rtx=3,dgx-ext=2"), GPUs per node from the Sia
+/// artifact's node sizes; the profile folder holds placements-<type>.csv per application; the
+/// engine charges the Sia artifact's per-model restart delays and slowdown calibration.
+std::unique_ptr<Simulation> MakeNodeGroupSimulation(const TaskConfig& task,
+                                                    const RunBudget& budget) {
+  if (task.production) {
+    throw InputError("task", 0, "cluster",
+                     "a cluster of GPU types runs a workload CSV, not a production log");
+  }
+  std::vector<IntervalNodeGroup> groups;
+  for (const GpuTypeCount& type : task.simulation.cluster->types()) {
+    const GpuTypeNodeShape shape = SiaGpuTypeNodeShape(type.name, "task", 0, "cluster");
+    groups.push_back({type.name, type.count, shape.gpus_per_node, 0});
+  }
+  IntervalSimulationOptions options = task.interval.ResolveNodeGroups(std::move(groups));
+  options.restart_delay_s_by_application = SiaRestartDelays();
+  options.slowdown_by_application = SiaSlowdowns();
+  auto apps = std::make_unique<GpuTypeApplications>(task.throughputs_path);
+  PolluxWorkload workload = ReadPolluxWorkload(task.trace_path);
+  std::vector<std::string> types;
+  for (const IntervalNodeGroup& group : options.node_groups) types.push_back(group.gpu_type);
+  CheckWorkloadAgainstGpuTypes(workload, *apps, types);
+  return std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
+                                              MakeIntervalPolicy(task), options, budget);
 }
 
 /// A Pollux workload CSV and its profile folder.
@@ -87,6 +115,15 @@ std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task,
                                                    const RunBudget& budget) {
   // The profile folder of the Pollux artifact holds one sub-folder per application; any other
   // throughputs input is a catalogue or measured table for a Shockwave trace.
+  if (task.simulation.NamesGpuTypes()) {
+    if (!std::filesystem::is_directory(task.throughputs_path)) {
+      throw InputError("task", 0, "cluster",
+                       "a cluster of GPU types on the interval engine needs a profile folder with "
+                       "placements-<type>.csv per application (e.g. sia/traces), got '" +
+                           task.throughputs_path + "'");
+    }
+    return MakeNodeGroupSimulation(task, budget);
+  }
   if (std::filesystem::is_directory(task.throughputs_path)) {
     return MakePolluxWorkloadSimulation(task, budget);
   }

@@ -61,11 +61,6 @@ SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
   CheckEngineFields(task, "policy_options");
   // The policy table says which engine runs the policy (docs/architecture.md).
   const PolicyInfo& policy = FindPolicy(task.policy, "policy_options");
-  if (policy.engine == EngineKind::kInterval && task.simulation.NamesGpuTypes()) {
-    throw InputError("simulation options", 0, "cluster",
-                     "the interval engine runs one GPU type; policy '" + task.policy +
-                         "' takes num_gpus, not a cluster");
-  }
   SimulationResult result;
   try {
     std::unique_ptr<Simulation> simulation = policy.engine == EngineKind::kInterval
@@ -77,7 +72,12 @@ SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
     if (error.policy().empty()) throw error.Named(task.policy);
     throw;
   }
-  ComputeMetrics(result, task.simulation.num_gpus);
+  // On the interval engine a cluster's counts are nodes of each type (docs/sia.md §5): the
+  // GPU count is the engine's.
+  const bool node_groups =
+      policy.engine == EngineKind::kInterval && task.simulation.NamesGpuTypes();
+  ComputeMetrics(result, node_groups ? static_cast<int>(result.gpu_busy_time_s.size())
+                                     : task.simulation.num_gpus);
   // A run the engine could not finish (no job can be scheduled) has no metrics.
   if (result.status == TaskStatus::kFailed) result.summary = AbsentMetrics();
   return result;

@@ -88,9 +88,11 @@ PolluxApplication::PolluxApplication(PolluxApplication&&) noexcept = default;
 PolluxApplication& PolluxApplication::operator=(PolluxApplication&&) noexcept = default;
 
 PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
-                                          const PolluxApplicationOverrides& overrides) {
+                                          const PolluxApplicationOverrides& overrides,
+                                          const std::string& gpu_type) {
   PolluxApplication app;
   app.dir_ = trace_dir;
+  app.gpu_type_ = gpu_type;
   app.name_ = fs::path(trace_dir).filename().string();
   if (app.name_.empty()) app.name_ = fs::path(trace_dir).parent_path().filename().string();
   if (!fs::is_directory(trace_dir)) {
@@ -138,10 +140,14 @@ PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
                      "validation files have " + std::to_string(min_rows) + " epochs, need " +
                          std::to_string(app.max_epochs_));
   }
-  // placements.csv and scalability.csv.
-  const std::string placements_path = (fs::path(trace_dir) / "placements.csv").string();
+  // placements.csv and scalability.csv, or placements-<type>.csv and scalability-<type>.csv
+  // (`S:sia-simulator/applications.py:37-46`).
+  const std::string suffix = gpu_type.empty() ? "" : "-" + gpu_type;
+  const std::string placements_path =
+      (fs::path(trace_dir) / ("placements" + suffix + ".csv")).string();
+  app.placements_path_ = placements_path;
   CsvTable placements =
-      ReadCsvTable(placements_path, {"placement", "local_bsz", "step_time", "sync_time"});
+      ReadCsvColumns(placements_path, {"placement", "local_bsz", "step_time", "sync_time"});
   if (placements.rows.empty()) throw InputError(placements_path, 0, "", "no placements");
   std::map<std::array<double, 3>, std::pair<StepTimes, int>> key_sums;  // groupby(N, K, bsz)
   app.min_local_bsz_ = std::numeric_limits<int>::max();
@@ -176,16 +182,30 @@ PolluxApplication PolluxApplication::Load(const std::string& trace_dir,
     values.push_back({sum_count.first.step_time_s / sum_count.second,
                       sum_count.first.sync_time_s / sum_count.second});
   }
-  const std::string scalability_path = (fs::path(trace_dir) / "scalability.csv").string();
-  CsvTable scalability = ReadCsvTable(
+  const std::string scalability_path =
+      (fs::path(trace_dir) / ("scalability" + suffix + ".csv")).string();
+  CsvTable scalability = ReadCsvColumns(
       scalability_path, {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"});
   for (std::size_t row = 0; row < scalability.rows.size(); ++row) {
     points.push_back({CsvNumber(scalability, row, 0), CsvNumber(scalability, row, 1),
                       CsvNumber(scalability, row, 2)});
     values.push_back({CsvNumber(scalability, row, 3), CsvNumber(scalability, row, 4)});
+    const long long nodes = CsvInteger(scalability, row, 0),
+                    replicas = CsvInteger(scalability, row, 1),
+                    bsz = CsvInteger(scalability, row, 2);
+    if (nodes < 1 || replicas < nodes || bsz < 1 || replicas > std::numeric_limits<int>::max() ||
+        bsz > std::numeric_limits<int>::max()) {
+      throw InputError(scalability_path, scalability.lines[row], "",
+                       "num_nodes >= 1, num_replicas >= num_nodes and local_bsz >= 1 required");
+    }
+    app.scalability_.push_back(
+        {static_cast<int>(nodes), static_cast<int>(replicas), static_cast<int>(bsz)});
   }
-  app.interpolator_ =
-      std::make_unique<DelaunayInterpolator>(std::move(points), std::move(values), placements_path);
+  // Triangulated on the first look-up outside the profiled placements: the artifact builds its
+  // LinearNDInterpolator only then (`S:sia-simulator/applications.py:279-290`), and some per-type
+  // profiles (quad: one node only) are flat, so Qhull cannot triangulate them.
+  app.interpolation_points_ = std::move(points);
+  app.interpolation_values_ = std::move(values);
   return app;
 }
 
@@ -319,7 +339,7 @@ StepTimes PolluxApplication::LookUp(const std::vector<int>& placement, double lo
     return step_times_(nodes, replicas, local_bsz);
   }
   const std::vector<int> canonical = CanonicalPlacement(placement);
-  const std::string placements_path = (fs::path(dir_) / "placements.csv").string();
+  const std::string& placements_path = placements_path_;
   if (canonical.empty()) throw InputError(placements_path, 0, "placement", "no replicas");
   const long long id = PlacementId(canonical);
   auto found = id < 0 ? placements_.end() : placements_.find(id);
@@ -344,12 +364,48 @@ StepTimes PolluxApplication::LookUp(const std::vector<int>& placement, double lo
   int replicas = 0;
   for (int r : canonical) replicas += r;
   const double num_nodes = std::min<double>(static_cast<double>(canonical.size()), 16.0);
+  if (!interpolator_) {
+    interpolator_ = std::make_unique<DelaunayInterpolator>(interpolation_points_,
+                                                           interpolation_values_, placements_path);
+  }
   auto value = interpolator_->At({num_nodes, static_cast<double>(replicas), local_bsz});
   if (!value) {
     throw InputError(placements_path, 0, "placement",
                      Describe(canonical, local_bsz) + " is outside the profiled domain");
   }
   return {(*value)[0], (*value)[1]};
+}
+
+const std::vector<PolluxApplication::PlacementRow>* PolluxApplication::ProfiledPlacement(
+    const std::vector<int>& placement) const {
+  const std::vector<int> canonical = CanonicalPlacement(placement);
+  if (canonical.empty()) return nullptr;
+  const long long id = PlacementId(canonical);
+  auto found = id < 0 ? placements_.end() : placements_.find(id);
+  return found == placements_.end() ? nullptr : &found->second;
+}
+
+int PolluxApplication::MaxLocalBszAt(const std::vector<int>& placement) const {
+  if (const std::vector<PlacementRow>* rows = ProfiledPlacement(placement)) {
+    double largest = 0;
+    for (const PlacementRow& row : *rows) largest = std::max(largest, row.local_bsz);
+    return static_cast<int>(largest);
+  }
+  int nodes = 0, replicas = 0;
+  for (int r : placement) nodes += r > 0, replicas += std::max(r, 0);
+  int largest = 0;
+  for (const ScalabilityRow& row : scalability_) {
+    if (row.num_nodes >= nodes && row.num_replicas >= replicas) {
+      largest = std::max(largest, row.local_bsz);
+    }
+  }
+  if (largest == 0) {
+    throw InputError(
+        placements_path_.empty() ? dir_ : placements_path_, 0, "placement",
+        name_ + ": no profiled placement or scalability row with >= " + std::to_string(nodes) +
+            " nodes and >= " + std::to_string(replicas) + " replicas");
+  }
+  return largest;
 }
 
 std::vector<int> PackedPlacement(int num_replicas, int per_node) {
@@ -397,17 +453,20 @@ const PolluxApplication& PolluxApplications::Get(const std::string& name,
                        "' (known: bert, cifar10, ncf, imagenet, deepspeech2, yolov3)");
 }
 
+void CheckJobBatchSize(const PolluxWorkload& workload, const PolluxJobSpec& spec,
+                       const PolluxApplication& app) {
+  if (spec.batch_size < app.init_batch_size() || spec.batch_size > app.max_batch_size()) {
+    throw InputError(
+        workload.path, spec.line, "batch_size",
+        "batch size " + std::to_string(spec.batch_size) + " of application '" + spec.application +
+            "' is outside its validated range [" + std::to_string(app.init_batch_size()) + ", " +
+            std::to_string(app.max_batch_size()) + "] (validation-<bsz>.csv in " + app.dir() + ")");
+  }
+}
+
 void CheckWorkloadAgainstProfiles(const PolluxWorkload& workload, PolluxApplications& apps) {
   for (const PolluxJobSpec& spec : workload.jobs) {
-    const PolluxApplication& app = apps.Get(spec.application, workload.path, spec.line);
-    if (spec.batch_size < app.init_batch_size() || spec.batch_size > app.max_batch_size()) {
-      throw InputError(workload.path, spec.line, "batch_size",
-                       "batch size " + std::to_string(spec.batch_size) + " of application '" +
-                           spec.application + "' is outside its validated range [" +
-                           std::to_string(app.init_batch_size()) + ", " +
-                           std::to_string(app.max_batch_size()) + "] (validation-<bsz>.csv in " +
-                           apps.traces_dir() + "/" + spec.application + ")");
-    }
+    CheckJobBatchSize(workload, spec, apps.Get(spec.application, workload.path, spec.line));
   }
 }
 

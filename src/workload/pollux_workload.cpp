@@ -50,6 +50,43 @@ CsvTable ReadCsvTable(const std::string& path, const std::vector<std::string>& e
   return table;
 }
 
+CsvTable ReadCsvColumns(const std::string& path, const std::vector<std::string>& columns) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "", "cannot open file");
+  std::string line;
+  int line_number = 0;
+  if (!NextDataLine(in, line, line_number)) throw InputError(path, 0, "header", "empty file");
+  const std::vector<std::string> header = SplitFields(line, ',');
+  // source[i] = the file's column holding columns[i].
+  std::vector<std::size_t> source;
+  for (const std::string& name : columns) {
+    const auto found = std::find(header.begin(), header.end(), name);
+    if (found == header.end() || std::count(header.begin(), header.end(), name) != 1 ||
+        header.size() != columns.size()) {
+      throw InputError(
+          path, line_number, "header",
+          "expected the columns '" + JoinCommas(columns) + "' in any order, got '" + line + "'");
+    }
+    source.push_back(static_cast<std::size_t>(found - header.begin()));
+  }
+  CsvTable table;
+  table.path = path;
+  table.header = columns;
+  while (NextDataLine(in, line, line_number)) {
+    std::vector<std::string> fields = SplitFields(line, ',');
+    if (fields.size() != columns.size()) {
+      throw InputError(path, line_number, "",
+                       "expected " + std::to_string(columns.size()) + " fields, got " +
+                           std::to_string(fields.size()));
+    }
+    std::vector<std::string> row;
+    for (std::size_t index : source) row.push_back(std::move(fields[index]));
+    table.rows.push_back(std::move(row));
+    table.lines.push_back(line_number);
+  }
+  return table;
+}
+
 double CsvNumber(const CsvTable& table, std::size_t row, std::size_t column) {
   const std::string& text = table.rows[row][column];
   double value = 0.0;
