@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -161,6 +162,26 @@ TEST(BadThroughputs, MissingWorkerTypeAndBadKey) {
   TempFile negative = WriteTemp("adaptsim_negative.json",
                                 R"j({"v100": {"('LM (batch size 10)', 1)": {"null": -2.0}}})j");
   EXPECT_THROW(ThroughputTable::ReadJson(negative.path), InputError);
+}
+
+TEST(BadThroughputs, SeveralTypesFromOneParse) {
+  TempFile two = WriteTemp("adaptsim_two_types.json",
+                           R"j({"v100": {"('LM (batch size 10)', 1)": {"null": 2.0}},
+                                "k80": {"('LM (batch size 10)', 1)": {"null": 0.5},
+                                        "('LM (batch size 10)', 2)": {"null": 0.9}}})j");
+  const std::vector<ThroughputTable> tables =
+      ThroughputTable::ReadJsonTypes(two.path, {"k80", "v100"});
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].entries(), ThroughputTable::ReadJson(two.path, "k80").entries());
+  EXPECT_EQ(tables[1].entries(), ThroughputTable::ReadJson(two.path, "v100").entries());
+  EXPECT_EQ(tables[0].entries().size(), 2u);
+  try {
+    ThroughputTable::ReadJsonTypes(two.path, {"v100", "p100", "a100"});
+    FAIL() << "accepted a type the file does not hold";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), two.path);
+    EXPECT_EQ(error.field(), "p100");  // the first missing type, in the order asked
+  }
 }
 
 // Engine-level input checks need a table; a one-entry JSON is enough.

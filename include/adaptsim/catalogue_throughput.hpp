@@ -61,7 +61,8 @@ class CatalogueThroughput final : public ThroughputSource {
 std::unique_ptr<ThroughputSource> LoadThroughputSource(
     const std::string& spec, const std::string& gpu_type = Cluster::kDefaultGpuType);
 
-/// The sources of every GPU type of `cluster` from one `spec` (LoadThroughputSource per type).
+/// The sources of every GPU type of `cluster` from one `spec` (as LoadThroughputSource per type;
+/// a measured table is parsed once for all types).
 ClusterThroughputs LoadClusterThroughputs(const std::string& spec, const Cluster& cluster);
 
 /// Options of FitCatalogueFromTable / FitCatalogueFromPolluxTraces.

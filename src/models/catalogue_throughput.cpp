@@ -191,11 +191,20 @@ std::string CatalogueThroughput::Describe() const {
   return "catalogue:" + catalogue_.path + "[" + catalogue_.name + "]";
 }
 
+namespace {
+
+// A ".toml" path is a fitted catalogue, anything else a measured table.
+bool IsCataloguePath(const std::string& spec) {
+  const std::string suffix = ".toml";
+  return spec.size() >= suffix.size() &&
+         spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
 std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec,
                                                        const std::string& gpu_type) {
-  const std::string suffix = ".toml";
-  if (spec.size() >= suffix.size() &&
-      spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
+  if (IsCataloguePath(spec)) {
     auto catalogue = std::make_unique<CatalogueThroughput>(CatalogueThroughput::Read(spec));
     // A catalogue built before GPU types were named is the default type's.
     if (gpu_type != Cluster::kDefaultGpuType && catalogue->catalogue().name != gpu_type) {
@@ -210,8 +219,16 @@ std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec,
 
 ClusterThroughputs LoadClusterThroughputs(const std::string& spec, const Cluster& cluster) {
   ClusterThroughputs throughputs{cluster, {}};
-  for (const GpuTypeCount& type : cluster.types()) {
-    throughputs.by_type.push_back(LoadThroughputSource(spec, type.name));
+  if (IsCataloguePath(spec)) {
+    for (const GpuTypeCount& type : cluster.types()) {
+      throughputs.by_type.push_back(LoadThroughputSource(spec, type.name));
+    }
+    return throughputs;
+  }
+  std::vector<std::string> names;  // a measured table: one parse for every type
+  for (const GpuTypeCount& type : cluster.types()) names.push_back(type.name);
+  for (ThroughputTable& table : ThroughputTable::ReadJsonTypes(spec, names)) {
+    throughputs.by_type.push_back(std::make_unique<ThroughputTable>(std::move(table)));
   }
   return throughputs;
 }
