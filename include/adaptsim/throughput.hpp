@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace adaptsim {
 
@@ -30,6 +31,9 @@ class ThroughputTable final : public ThroughputSource {
   /// Reads `path`; keys "('<Model> (batch size <B>)', <sf>)" are parsed into (job type, sf).
   /// Throws InputError on a missing file, malformed JSON, a malformed key or a non-numeric value.
   static ThroughputTable ReadJson(const std::string& path, const std::string& worker_type = "v100");
+  /// ReadJson of each of `worker_types` (in that order), the file parsed once.
+  static std::vector<ThroughputTable> ReadJson(const std::string& path,
+                                               const std::vector<std::string>& worker_types);
 
   std::optional<double> ThroughputStepsPerS(std::string_view model, int batch_size,
                                             int scale_factor) const override;

@@ -191,11 +191,19 @@ std::string CatalogueThroughput::Describe() const {
   return "catalogue:" + catalogue_.path + "[" + catalogue_.name + "]";
 }
 
+namespace {
+
+bool IsCatalogue(const std::string& spec) {
+  const std::string suffix = ".toml";
+  return spec.size() >= suffix.size() &&
+         spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
 std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec,
                                                        const std::string& gpu_type) {
-  const std::string suffix = ".toml";
-  if (spec.size() >= suffix.size() &&
-      spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
+  if (IsCatalogue(spec)) {
     auto catalogue = std::make_unique<CatalogueThroughput>(CatalogueThroughput::Read(spec));
     // A catalogue built before GPU types were named is the default type's.
     if (gpu_type != Cluster::kDefaultGpuType && catalogue->catalogue().name != gpu_type) {
@@ -210,8 +218,16 @@ std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec,
 
 ClusterThroughputs LoadClusterThroughputs(const std::string& spec, const Cluster& cluster) {
   ClusterThroughputs throughputs{cluster, {}};
-  for (const GpuTypeCount& type : cluster.types()) {
-    throughputs.by_type.push_back(LoadThroughputSource(spec, type.name));
+  if (IsCatalogue(spec)) {
+    for (const GpuTypeCount& type : cluster.types()) {
+      throughputs.by_type.push_back(LoadThroughputSource(spec, type.name));
+    }
+    return throughputs;
+  }
+  std::vector<std::string> names;  // a throughputs JSON: parsed once for every type
+  for (const GpuTypeCount& type : cluster.types()) names.push_back(type.name);
+  for (ThroughputTable& table : ThroughputTable::ReadJson(spec, names)) {
+    throughputs.by_type.push_back(std::make_shared<ThroughputTable>(std::move(table)));
   }
   return throughputs;
 }

@@ -50,32 +50,40 @@ nlohmann::json ParseJsonFile(const std::string& path) {
 }  // namespace
 
 ThroughputTable ThroughputTable::ReadJson(const std::string& path, const std::string& worker_type) {
-  nlohmann::json json = ParseJsonFile(path);
-  if (!json.is_object() || !json.contains(worker_type) || !json[worker_type].is_object()) {
-    throw InputError(path, 0, worker_type, "no object for worker type '" + worker_type + "'");
+  return std::move(ReadJson(path, std::vector<std::string>{worker_type}).front());
+}
+
+std::vector<ThroughputTable> ThroughputTable::ReadJson(
+    const std::string& path, const std::vector<std::string>& worker_types) {
+  const nlohmann::json json = ParseJsonFile(path);
+  std::vector<ThroughputTable> tables;
+  for (const std::string& worker_type : worker_types) {
+    if (!json.is_object() || !json.contains(worker_type) || !json.at(worker_type).is_object()) {
+      throw InputError(path, 0, worker_type, "no object for worker type '" + worker_type + "'");
+    }
+    ThroughputTable& table = tables.emplace_back();
+    table.path_ = path;
+    table.worker_type_ = worker_type;
+    for (const auto& [key, entry] : json.at(worker_type).items()) {
+      std::string job_type;
+      int scale_factor = 0;
+      if (!ParseKey(key, job_type, scale_factor)) {
+        throw InputError(path, 0, worker_type + "." + key,
+                         "key is not \"('<job type>', <sf>)\" with a scale factor < 2^31");
+      }
+      if (!entry.is_object() || !entry.contains("null") || !entry.at("null").is_number()) {
+        throw InputError(path, 0, worker_type + "." + key + ".null",
+                         "expected a numeric isolated throughput");
+      }
+      double value = entry.at("null").get<double>();
+      if (value < 0) {
+        throw InputError(path, 0, worker_type + "." + key + ".null", "throughput must be >= 0");
+      }
+      table.entries_[{job_type, scale_factor}] = value;
+    }
+    if (table.entries_.empty()) throw InputError(path, 0, worker_type, "no throughput entries");
   }
-  ThroughputTable table;
-  table.path_ = path;
-  table.worker_type_ = worker_type;
-  for (const auto& [key, entry] : json[worker_type].items()) {
-    std::string job_type;
-    int scale_factor = 0;
-    if (!ParseKey(key, job_type, scale_factor)) {
-      throw InputError(path, 0, worker_type + "." + key,
-                       "key is not \"('<job type>', <sf>)\" with a scale factor < 2^31");
-    }
-    if (!entry.is_object() || !entry.contains("null") || !entry["null"].is_number()) {
-      throw InputError(path, 0, worker_type + "." + key + ".null",
-                       "expected a numeric isolated throughput");
-    }
-    double value = entry["null"].get<double>();
-    if (value < 0) {
-      throw InputError(path, 0, worker_type + "." + key + ".null", "throughput must be >= 0");
-    }
-    table.entries_[{job_type, scale_factor}] = value;
-  }
-  if (table.entries_.empty()) throw InputError(path, 0, worker_type, "no throughput entries");
-  return table;
+  return tables;
 }
 
 std::optional<double> ThroughputTable::Lookup(const std::string& job_type, int scale_factor) const {
