@@ -123,11 +123,11 @@ void GavelMechanism::Resize(std::size_t num_types) {
 // Deficits accrue with the allocation in force before the re-solve (`:3498-3551`), per type.
 void GavelMechanism::ResetTimeRunSoFar(double now_s) {
   const double elapsed_s = now_s - last_reset_s_;
-  for (std::size_t k = 0; k < num_types_; ++k) {
-    worker_time_s_[k] = 0.0;
-    for (Entry& entry : entries_) {
+  std::fill(worker_time_s_.begin(), worker_time_s_.end(), 0.0);
+  for (Entry& entry : entries_) {  // W_k sums in entry order, as per type
+    auto it = allocation_.find(entry.id);
+    for (std::size_t k = 0; k < num_types_; ++k) {
       double time_received = entry.time_received_s[k] - half_round_s_;
-      auto it = allocation_.find(entry.id);
       double should_have_received = (it == allocation_.end()) ? 0.0 : it->second[k] * elapsed_s;
       entry.deficit_s[k] += should_have_received - time_received;
       entry.time_received_s[k] = half_round_s_;
@@ -174,8 +174,18 @@ RoundPlan GavelMechanism::PlanRound(const ClusterState& state) {
     need_to_update_allocation_ = false;
     ++num_solves_;
   }
-  std::map<JobId, const ActiveJobView*> views;
-  for (const ActiveJobView& job : state.jobs) views[job.id] = &job;
+  // Per entry (arrival order), looked up once per round: its view and its x_i· (null without an
+  // allocation).
+  std::map<JobId, const ActiveJobView*> view_of;
+  for (const ActiveJobView& job : state.jobs) view_of.emplace(job.id, &job);
+  std::vector<const ActiveJobView*> views(entries_.size());
+  std::vector<const std::vector<double>*> fractions(entries_.size(), nullptr);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    views[i] = view_of.at(entries_[i].id);
+    if (auto it = allocation_.find(entries_[i].id); it != allocation_.end()) {
+      fractions[i] = &it->second;
+    }
+  }
   auto throughput = [](const ActiveJobView& view, int k) {
     return view.throughput_by_type_steps_per_s.empty() ? view.throughput_steps_per_s
                                                        : view.throughput_by_type_steps_per_s[k];
@@ -194,12 +204,11 @@ RoundPlan GavelMechanism::PlanRound(const ClusterState& state) {
     const auto block = static_cast<std::ptrdiff_t>(queue.size());
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const Entry& entry = entries_[i];
-      auto it = allocation_.find(entry.id);
-      const double x = it == allocation_.end() ? 0.0 : it->second[k];
+      const double x = fractions[i] == nullptr ? 0.0 : (*fractions[i])[k];
       // Priority (`:3667-3724`): x / (t / W), x · 1e9 when t / W is 0; 0 without an allocation,
       // for x = 0 and for a zero throughput on the type.
       double priority = 0.0;
-      if (it != allocation_.end() && throughput(*views.at(entry.id), k) != 0.0) {
+      if (fractions[i] != nullptr && throughput(*views[i], k) != 0.0) {
         priority = x * 1e9;
         const double fraction =
             worker_time_s_[k] == 0.0 ? 0.0 : entry.time_received_s[k] / worker_time_s_[k];
@@ -223,7 +232,7 @@ RoundPlan GavelMechanism::PlanRound(const ClusterState& state) {
   for (const Candidate& candidate : queue) {
     const int k = candidate.type;
     if (gpus_left[k] == 0 || taken[candidate.index]) continue;
-    const ActiveJobView* view = views.at(entries_[candidate.index].id);
+    const ActiveJobView* view = views[candidate.index];
     if (throughput(*view, k) <= 0.0) continue;
     if (traits_.skip_nonpositive_priority && candidate.priority <= 0.0) continue;
     if (view->scale_factor > gpus_left[k]) {
@@ -234,7 +243,7 @@ RoundPlan GavelMechanism::PlanRound(const ClusterState& state) {
     taken[candidate.index] = true;
     // Quirk Q1: a job without an allocation takes its GPUs in selection but is not placed
     // (`:1362-1366`), so its GPUs idle this round.
-    if (allocation_.count(view->id) != 0) plan.jobs.push_back({view->id, {}, k});
+    if (fractions[candidate.index] != nullptr) plan.jobs.push_back({view->id, {}, k});
   }
   return plan;
 }
