@@ -53,6 +53,10 @@ class CatalogueThroughput final : public ThroughputSource {
   Catalogue catalogue_;
 };
 
+/// Whether `spec` names a fitted catalogue (a path ending in ".toml"); any other path is a
+/// measured throughputs table (docs/throughput-model.md).
+bool IsCataloguePath(const std::string& spec);
+
 /// A throughput source named by `spec`: a path ending in ".toml" is a catalogue file, any other
 /// path a Shockwave/Gavel throughputs JSON (isolated entries of `gpu_type`). A catalogue holds
 /// one GPU type, its `name`; asking it for another type is an InputError naming both. Throws

@@ -191,16 +191,11 @@ std::string CatalogueThroughput::Describe() const {
   return "catalogue:" + catalogue_.path + "[" + catalogue_.name + "]";
 }
 
-namespace {
-
-// A ".toml" path is a fitted catalogue, anything else a measured table.
 bool IsCataloguePath(const std::string& spec) {
   const std::string suffix = ".toml";
   return spec.size() >= suffix.size() &&
          spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-
-}  // namespace
 
 std::unique_ptr<ThroughputSource> LoadThroughputSource(const std::string& spec,
                                                        const std::string& gpu_type) {

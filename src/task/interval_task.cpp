@@ -85,7 +85,7 @@ class PolluxTraceSimulation final : public Simulation {
     // A measured table (not a .toml catalogue) also gives T_excl, as in the round engine.
     std::unique_ptr<ThroughputSource> table;
     const std::string& path = task.throughputs_path;
-    if (path.size() < 5 || path.compare(path.size() - 5, 5, ".toml") != 0) {
+    if (!models::IsCataloguePath(path)) {
       table = models::LoadThroughputSource(path);
     }
     PolluxTraceInputs inputs = BuildPolluxTraceInputs(trace_, catalogue, *apps, table.get());

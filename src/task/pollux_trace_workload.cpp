@@ -104,10 +104,7 @@ PolluxTraceInputs BuildPolluxTraceInputs(const Trace& trace, const Catalogue& ca
 }
 
 Catalogue LoadPolluxTraceCatalogue(const std::string& throughputs_path) {
-  const std::string suffix = ".toml";
-  if (throughputs_path.size() >= suffix.size() &&
-      throughputs_path.compare(throughputs_path.size() - suffix.size(), suffix.size(), suffix) ==
-          0) {
+  if (models::IsCataloguePath(throughputs_path)) {
     return models::CatalogueThroughput::Read(throughputs_path).catalogue();
   }
   models::CatalogueFitOptions options;
