@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/interval_simulator.hpp"
@@ -106,6 +107,24 @@ TEST_F(SiaEngine, SmallMixedClusterRunsToCompletionDeterministically) {
   }
   EXPECT_EQ(second.gpu_busy_time_s, first.gpu_busy_time_s);
   EXPECT_EQ(second.summary.mean_jct_s, first.summary.mean_jct_s);
+}
+
+// The cluster's counts are nodes on the interval engine: the recorded num_gpus is the GPUs of the
+// node groups (4 + 8 + 8), while a round-engine policy reads the same field as GPUs.
+TEST_F(SiaEngine, RecordedGpuCountIsTheNodeGroupsGpus) {
+  ADAPTSIM_REQUIRE_DATA();
+  const TaskConfig sia = Task("sia", "aws=1,rtx=1,dgx-ext=1", DataPath("sia/traces"));
+  EXPECT_EQ(sia.simulation.num_gpus, 3);
+  EXPECT_EQ(TaskGpuCount(sia), 20);
+  EXPECT_EQ(MakeTaskRecord(sia, 0, SimulationResult{}, 0).keys.num_gpus, 20);
+  const TaskConfig gavel = TaskConfigFromArguments({{"--trace", workload_.string()},
+                                                    {"--throughputs", workload_.string()},
+                                                    {"--policy", "max_min_fairness"},
+                                                    {"--cluster", "v100=2,k80=1"}},
+                                                   ArgumentNames::kFlag, "command line");
+  EXPECT_EQ(TaskGpuCount(gavel), 3);
+  // An unknown node type fails when the task runs; its record keeps the cluster's count.
+  EXPECT_EQ(TaskGpuCount(Task("sia", "aws=1,h100=2", DataPath("sia/traces"))), 3);
 }
 
 // One node group of the Sia profiles runs the single-type policies too (Pollux on 2 aws nodes);

@@ -36,4 +36,11 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget,
 /// field for bad input.
 std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task, const RunBudget& budget);
 
+/// The task's GPU count, as recorded (results' `num_gpus`) and used by the metrics: for a policy
+/// of the interval engine on a cluster of GPU types the cluster's counts are nodes (docs/sia.md
+/// §5), so the count is Σ nodes × the type's GPUs per node (SiaGpuTypeNodeShape); otherwise
+/// task.simulation.num_gpus (also for an unknown policy or node type, which fail when the task
+/// runs).
+int TaskGpuCount(const TaskConfig& task);
+
 }  // namespace adaptsim

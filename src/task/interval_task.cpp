@@ -111,6 +111,23 @@ class PolluxTraceSimulation final : public Simulation {
 
 }  // namespace
 
+int TaskGpuCount(const TaskConfig& task) {
+  if (!task.simulation.NamesGpuTypes()) return task.simulation.num_gpus;
+  try {
+    if (FindPolicy(task.policy, "policy_options").engine != EngineKind::kInterval) {
+      return task.simulation.num_gpus;
+    }
+    int gpus = 0;
+    for (const GpuTypeCount& type : task.simulation.cluster->types()) {
+      gpus += type.count * SiaGpuTypeNodeShape(type.name, "task", 0, "cluster").gpus_per_node;
+    }
+    return gpus;
+  } catch (const InputError&) {
+    // An unknown policy or node type: the task fails with that error when it runs.
+    return task.simulation.num_gpus;
+  }
+}
+
 std::unique_ptr<Simulation> MakeIntervalSimulation(const TaskConfig& task,
                                                    const RunBudget& budget) {
   // The profile folder of the Pollux artifact holds one sub-folder per application; any other

@@ -72,12 +72,8 @@ SimulationResult RunTask(const TaskConfig& task, const RunBudget& budget,
     if (error.policy().empty()) throw error.Named(task.policy);
     throw;
   }
-  // On the interval engine a cluster's counts are nodes of each type (docs/sia.md §5): the
-  // GPU count is the engine's.
-  const bool node_groups =
-      policy.engine == EngineKind::kInterval && task.simulation.NamesGpuTypes();
-  ComputeMetrics(result, node_groups ? static_cast<int>(result.gpu_busy_time_s.size())
-                                     : task.simulation.num_gpus);
+  // On the interval engine a cluster's counts are nodes of each type (docs/sia.md §5).
+  ComputeMetrics(result, TaskGpuCount(task));
   // A run the engine could not finish (no job can be scheduled) has no metrics.
   if (result.status == TaskStatus::kFailed) result.summary = AbsentMetrics();
   return result;
@@ -131,7 +127,7 @@ TaskRecord MakeEncodedTaskRecord(const TaskConfig& config, std::string task_id, 
   record.keys = {config.policy,
                  config.trace_path,
                  config.throughputs_path,
-                 config.simulation.num_gpus,
+                 TaskGpuCount(config),
                  config.simulation.GpuCluster().ToString(),
                  config.seed,
                  config.simulation.round_duration_s,
