@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -138,6 +139,35 @@ TEST_F(SiaProfiles, LookupsUseTheTypesOwnFiles) {
       CatchInputError([&] { apps.Get("bert", "rtx").MaxLocalBszAt(std::vector<int>(9, 8)); });
   EXPECT_NE(error.file().find("placements-rtx.csv"), std::string::npos) << error.what();
   EXPECT_EQ(error.field(), "placement");
+}
+
+// The executed batch's memory correction (job.py:375-381): the largest local_bsz of the step-time
+// rows whose placement digits sum to K, read here from the CSV for every K up to 64; 0 when no
+// row has K replicas.
+TEST_F(SiaProfiles, LargestLocalBatchAtAReplicaCountIsReadFromTheStepTimeRows) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  for (const char* type : {"aws", "rtx", "dgx-ext"}) {
+    for (const char* app : {"cifar10", "deepspeech2", "yolov3"}) {
+      SCOPED_TRACE(std::string(app) + " on " + type);
+      CsvTable rows = ReadCsvColumns(
+          DataPath("sia/traces/" + std::string(app) + "/placements-" + type + ".csv"),
+          {"placement", "local_bsz", "step_time", "sync_time"});
+      std::map<int, long long> largest;
+      for (std::size_t row = 0; row < rows.rows.size(); ++row) {
+        int replicas = 0;
+        for (char digit : rows.rows[row][0]) replicas += digit - '0';
+        largest[replicas] = std::max(largest[replicas], CsvInteger(rows, row, 1));
+      }
+      ASSERT_GE(largest.size(), 2u);
+      const PolluxApplication& profile = apps.Get(app, type);
+      for (int replicas = 1; replicas <= 64; ++replicas) {
+        const auto it = largest.find(replicas);
+        EXPECT_EQ(profile.MaxLocalBszAtReplicas(replicas), it == largest.end() ? 0 : it->second)
+            << replicas;
+      }
+    }
+  }
 }
 
 TEST_F(SiaProfiles, ATypeMissingForAnApplicationNamesTheFileAndTheProfiledTypes) {

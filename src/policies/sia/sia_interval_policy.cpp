@@ -63,19 +63,25 @@ BatchConfig SiaIntervalPolicy::ChooseBatch(const IntervalJobView& job,
     }
   }
   const int fixed_total = app.name() == "ncf" ? kNcfBatchSize : app.fixed_batch_size();
+  models::GoodputChoice choice;
   if (fixed_total > 0 || model == nullptr || !model->perf || !agent->grad) {
     const int target = fixed_total > 0
                            ? fixed_total
                            : std::max(app.init_batch_size(), app.min_local_bsz() * num_replicas);
-    const models::GoodputChoice fixed =
-        models::FixedBatch(target, num_replicas, app.init_batch_size(), max_local);
-    return {fixed.atomic_bsz, fixed.accum_steps};
+    choice = models::FixedBatch(target, num_replicas, app.init_batch_size(), max_local);
+  } else {
+    const models::GoodputFunction goodput(*model->perf, *agent->grad, app.init_batch_size());
+    choice = goodput.Optimize(num_nodes, num_replicas,
+                              {app.max_batch_size(), app.min_local_bsz(), max_local},
+                              /*accumulation=*/true);
   }
-  const models::GoodputFunction goodput(*model->perf, *agent->grad, app.init_batch_size());
-  const models::GoodputChoice best = goodput.Optimize(
-      num_nodes, num_replicas, {app.max_batch_size(), app.min_local_bsz(), max_local},
-      /*accumulation=*/true);
-  return {best.atomic_bsz, best.accum_steps};
+  // The memory correction (`job.py:375-381`): at most the largest per-GPU batch profiled with as
+  // many replicas on this type, when the step-time file has such rows (the accumulation steps are
+  // kept).
+  if (const int profiled = app.MaxLocalBszAtReplicas(num_replicas); profiled > 0) {
+    choice.atomic_bsz = std::min(choice.atomic_bsz, profiled);
+  }
+  return {choice.atomic_bsz, choice.accum_steps};
 }
 
 double SiaIntervalPolicy::MinimumSizeThroughput(const PolluxApplication& app) {
@@ -108,9 +114,12 @@ IntervalDecision SiaIntervalPolicy::Optimize(const IntervalClusterView& cluster)
         if (auto m = agent->by_group.find(g); m != agent->by_group.end()) model = &m->second;
       }
       if (model != nullptr && model->perf && agent->grad) {
+        // The estimate's largest batch is the job's TunedJobs batch (the workload's batch_size;
+        // ncf 32768), `S:sia-simulator/job.py:249` with `cluster.py:52-54, 66-68`; the executed
+        // batch (ChooseBatch) may grow to the application's largest.
+        const int tuned_batch = app.name() == "ncf" ? kNcfBatchSize : view.spec->batch_size;
         const models::GoodputFunction goodput(*model->perf, *agent->grad, app.init_batch_size());
-        const models::BatchBounds bounds{app.max_batch_size(), app.min_local_bsz(),
-                                         app.max_local_bsz()};
+        const models::BatchBounds bounds{tuned_batch, app.min_local_bsz(), app.max_local_bsz()};
         job.goodput.push_back([goodput, bounds](int num_nodes, int num_replicas) {
           return goodput.Optimize(num_nodes, num_replicas, bounds, /*accumulation=*/true).goodput;
         });
