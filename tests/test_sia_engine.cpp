@@ -258,6 +258,64 @@ TEST_F(SiaEngineProfiles, PerModelRestartDelayAndSlowdownAreApplied) {
   EXPECT_EQ(other, base);  // another model's entries do not apply
 }
 
+// A policy that gives the one job the allocations of `cycle` in turn, one per interval.
+class CyclingPolicy : public IntervalPolicy {
+ public:
+  explicit CyclingPolicy(std::vector<std::vector<int>> cycle) : cycle_(std::move(cycle)) {}
+  BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override {
+    int replicas = 0;
+    for (int r : placement) replicas += r;
+    return {std::max(job.app->min_local_bsz(), job.app->init_batch_size() / replicas), 0};
+  }
+  IntervalDecision Optimize(const IntervalClusterView& cluster) override {
+    IntervalDecision decision;
+    decision.allocations[cluster.jobs.at(0).index] = cycle_[next_++ % cycle_.size()];
+    return decision;
+  }
+  bool SupportsGpuTypes() const override { return true; }
+
+ private:
+  std::vector<std::vector<int>> cycle_;
+  std::size_t next_ = 0;
+};
+
+// What restarts a job on node groups (the Sia artifact, job.py:524-580): moving to other nodes of
+// the same type with the same replicas per node is free; a new shape or another type restarts.
+// With the Pollux artifact's rule every change of the node list restarts.
+TEST_F(SiaEngineProfiles, OnlyANewShapeOrTypeRestartsAJobOnNodeGroups) {
+  ADAPTSIM_REQUIRE_DATA();
+  const fs::path one = dir_ / "one.csv";
+  std::ofstream(one) << "name,time,application,num_replicas,batch_size\n"
+                        "cifar10-0,0,cifar10,4,2048\n";
+  const PolluxWorkload workload = ReadPolluxWorkload(one.string());
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const IntervalProfileLookup profiles =
+      [&](const PolluxJobSpec& spec, const IntervalNodeGroup& g) -> const PolluxApplication& {
+    return apps.Get(spec.application, g.gpu_type, workload.path, spec.line);
+  };
+  // Nodes 0-1 are rtx (8 GPUs each), node 2 is dgx-ext.
+  auto run = [&](std::vector<std::vector<int>> cycle, bool pollux_rule) {
+    IntervalSimulationOptions options;
+    options.WithNodeGroups({{"rtx", 2, 8, 0}, {"dgx-ext", 1, 8, 0}});
+    options.restart_on_node_change = pollux_rule;
+    CyclingPolicy policy(std::move(cycle));
+    const SimulationResult result = SimulateIntervals(workload, profiles, policy, options);
+    EXPECT_EQ(result.jobs.front().outcome, JobOutcome::kCompleted);
+    return result.jobs.front();
+  };
+  const std::vector<int> node0(4, 0), node1(4, 1), node0_two(2, 0), dgx(4, 2);
+  const JobResult still = run({node0}, false);
+  EXPECT_EQ(still.restarts, 0);
+  const JobResult moved = run({node0, node1}, false);
+  EXPECT_EQ(moved.restarts, 0);
+  EXPECT_EQ(moved.jct_s, still.jct_s);
+  const JobResult pollux = run({node0, node1}, true);
+  EXPECT_GT(pollux.restarts, 5);
+  EXPECT_GT(pollux.jct_s, still.jct_s);
+  EXPECT_GT(run({node0, node0_two}, false).restarts, 5);  // 4 GPUs, then 2: a new shape
+  EXPECT_GT(run({node0, dgx}, false).restarts, 5);        // the same shape on another type
+}
+
 // The engine's options on node groups: node ids numbered group by group, gpus_per_node refused.
 TEST(SiaEngineOptions, NodeGroupsAreNumberedGroupByGroup) {
   IntervalOptions given;

@@ -58,6 +58,12 @@ struct IntervalSimulationOptions {
   /// Per-model slowdown calibration by application: progress rates are divided by it (the Sia
   /// artifact's SLOWDOWNS, docs/sia.md §5); an application not listed is not slowed.
   std::map<std::string, double> slowdown_by_application;
+  /// What restarts a job (its checkpoint-restore delay, num_restarts + 1). true: any change of
+  /// its node list (the Pollux artifact, `A:simulator/simulator.py:159-170`); false: a change of
+  /// GPU type, of its placement tuple (replicas per node), or a resume after suspension — a job
+  /// moved to other nodes of the same shape and type keeps running (the Sia artifact,
+  /// `S:sia-simulator/job.py:524-580`, `cluster.py:180-215`; docs/sia.md §5).
+  bool restart_on_node_change = true;
 
   /// The groups the engine runs: node_groups, or the one group of num_nodes × gpus_per_node.
   std::vector<IntervalNodeGroup> Groups() const;

@@ -306,8 +306,14 @@ void IntervalEngine::Step(JobState& job, double seconds, double interference) {
 
 // Job.reallocate (simulator.py:159-170).
 void IntervalEngine::Reallocate(JobState& job, const std::vector<int>& allocation) {
+  std::vector<int> placement = PlacementOf(allocation);
+  if (!options_.restart_on_node_change && !placement.empty() && placement == job.placement &&
+      job.group == group_of_node_[allocation.front()]) {
+    job.allocation = allocation;  // the same shape on other nodes of the same type
+    return;
+  }
   job.allocation = allocation;
-  job.placement = PlacementOf(allocation);
+  job.placement = std::move(placement);
   if (job.placement.empty()) {
     job.batch = {};
     job.group = -1;
