@@ -204,6 +204,15 @@ class SiaEngineProfiles : public SiaEngine {
   SimulationResult RunOneJob(std::vector<IntervalNodeGroup> groups, int group,
                              std::map<std::string, double> delays = {},
                              std::map<std::string, double> slowdowns = {}) {
+    IntervalSimulationOptions options;
+    options.WithNodeGroups(std::move(groups));
+    options.restart_delay_s_by_application = std::move(delays);
+    options.slowdown_by_application = std::move(slowdowns);
+    OneNodePolicy policy(group);
+    return RunOneJob(policy, options);
+  }
+  // One cifar10 job submitted at 0, run by `policy` with `options`; it must complete.
+  SimulationResult RunOneJob(IntervalPolicy& policy, const IntervalSimulationOptions& options) {
     const fs::path one = dir_ / "one.csv";
     std::ofstream(one) << "name,time,application,num_replicas,batch_size\n"
                           "cifar10-0,0,cifar10,4,2048\n";
@@ -213,11 +222,6 @@ class SiaEngineProfiles : public SiaEngine {
         [&](const PolluxJobSpec& spec, const IntervalNodeGroup& g) -> const PolluxApplication& {
       return apps.Get(spec.application, g.gpu_type, workload.path, spec.line);
     };
-    IntervalSimulationOptions options;
-    options.WithNodeGroups(std::move(groups));
-    options.restart_delay_s_by_application = std::move(delays);
-    options.slowdown_by_application = std::move(slowdowns);
-    OneNodePolicy policy(group);
     SimulationResult result = SimulateIntervals(workload, profiles, policy, options);
     EXPECT_EQ(result.jobs.size(), 1u);
     EXPECT_EQ(result.jobs.front().outcome, JobOutcome::kCompleted);
@@ -284,24 +288,13 @@ class CyclingPolicy : public IntervalPolicy {
 // With the Pollux artifact's rule every change of the node list restarts.
 TEST_F(SiaEngineProfiles, OnlyANewShapeOrTypeRestartsAJobOnNodeGroups) {
   ADAPTSIM_REQUIRE_DATA();
-  const fs::path one = dir_ / "one.csv";
-  std::ofstream(one) << "name,time,application,num_replicas,batch_size\n"
-                        "cifar10-0,0,cifar10,4,2048\n";
-  const PolluxWorkload workload = ReadPolluxWorkload(one.string());
-  GpuTypeApplications apps(DataPath("sia/traces"));
-  const IntervalProfileLookup profiles =
-      [&](const PolluxJobSpec& spec, const IntervalNodeGroup& g) -> const PolluxApplication& {
-    return apps.Get(spec.application, g.gpu_type, workload.path, spec.line);
-  };
   // Nodes 0-1 are rtx (8 GPUs each), node 2 is dgx-ext.
   auto run = [&](std::vector<std::vector<int>> cycle, bool pollux_rule) {
     IntervalSimulationOptions options;
     options.WithNodeGroups({{"rtx", 2, 8, 0}, {"dgx-ext", 1, 8, 0}});
     options.restart_on_node_change = pollux_rule;
     CyclingPolicy policy(std::move(cycle));
-    const SimulationResult result = SimulateIntervals(workload, profiles, policy, options);
-    EXPECT_EQ(result.jobs.front().outcome, JobOutcome::kCompleted);
-    return result.jobs.front();
+    return RunOneJob(policy, options).jobs.front();
   };
   const std::vector<int> node0(4, 0), node1(4, 1), node0_two(2, 0), dgx(4, 2);
   const JobResult still = run({node0}, false);
