@@ -237,6 +237,7 @@ const std::map<std::string, StructView>& Structs() {
       {"max_min_fairness_perf", View<MaxMinFairnessOptions>()},
       {"replay", View<ReplayOptions>()},
       {"pollux", View<PolluxOptions>()},
+      {"pollux_unaware", View<PolluxOptions>()},
       {"optimus", View<NoOptions>()},
       {"tiresias", View<NoOptions>()},
       {"sia", View<SiaOptions>()},

@@ -27,7 +27,8 @@ models::BatchBounds BoundsOf(const PolluxApplication& app) {
 
 }  // namespace
 
-PolluxPolicy::PolluxPolicy(const PolluxOptions& options) : options_(options) {
+PolluxPolicy::PolluxPolicy(const PolluxOptions& options, const PolluxVariant& variant)
+    : options_(options), variant_(variant) {
   ValidateOptions(options_, {"pollux", "pollux"});
 }
 
@@ -82,6 +83,10 @@ BatchConfig PolluxPolicy::ChooseBatch(const IntervalJobView& job,
   const int num_nodes = static_cast<int>(placement.size());
   int num_replicas = 0;
   for (int r : placement) num_replicas += r;
+  models::BatchBounds bounds = BoundsOf(app);
+  if (variant_.placement_local_bsz_limit) {
+    bounds.max_atomic_bsz = std::min(bounds.max_atomic_bsz, app.MaxLocalBszAt(placement));
+  }
   const Agent* agent = nullptr;
   if (auto it = agents_.find(job.index); it != agents_.end()) agent = &it->second;
   // A fixed total batch: the artifact's ncf, or a synthetic job without batch-size adaptation
@@ -92,12 +97,12 @@ BatchConfig PolluxPolicy::ChooseBatch(const IntervalJobView& job,
                            ? fixed_total
                            : std::max(app.init_batch_size(), app.min_local_bsz() * num_replicas);
     const models::GoodputChoice fixed =
-        models::FixedBatch(target, num_replicas, app.init_batch_size(), app.max_local_bsz());
+        models::FixedBatch(target, num_replicas, app.init_batch_size(), bounds.max_atomic_bsz);
     return {fixed.atomic_bsz, fixed.accum_steps};
   }
   const models::GoodputFunction goodput(*agent->perf, agent->grad, app.init_batch_size());
   const models::GoodputChoice best =
-      goodput.Optimize(num_nodes, num_replicas, BoundsOf(app), /*accumulation=*/true);
+      goodput.Optimize(num_nodes, num_replicas, bounds, /*accumulation=*/true);
   return {best.atomic_bsz, best.accum_steps};
 }
 
@@ -145,21 +150,26 @@ namespace {
 // J table look-ups, summed in job order as the artifact does.
 class PolluxObjective {
  public:
-  PolluxObjective(int num_nodes, int gpus_per_node, double p)
+  /// `max_nodes`: the most nodes a state's row can use (the repair's max nodes per job).
+  PolluxObjective(int num_nodes, int gpus_per_node, double p, int max_nodes)
       : nodes_(num_nodes),
         gpus_per_node_(gpus_per_node),
         p_(p),
-        replica_slots_(num_nodes * gpus_per_node + 1),
-        job_slots_(2 * (num_nodes + 1) * replica_slots_),
+        node_slots_(std::min(num_nodes, max_nodes) + 1),
         active_(num_nodes) {}
 
+  /// `max_replicas`: the most replicas a repaired row of the job holds. A row beyond the table
+  /// (nodes or replicas) is computed without the memo: the same doubles.
   void AddJob(std::optional<models::SpeedupFunction> speedup, int fair_replicas, double factor,
-              const int* base_row) {
+              const int* base_row, int max_replicas) {
     speedups_.push_back(std::move(speedup));
     fair_replicas_.push_back(fair_replicas);
     factors_.push_back(factor);
     base_state_.insert(base_state_.end(), base_row, base_row + nodes_);
-    memo_.resize(memo_.size() + job_slots_);
+    const std::size_t replica_slots = static_cast<std::size_t>(std::max(max_replicas, 0)) + 1;
+    replica_slots_.push_back(replica_slots);
+    memo_start_.push_back(memo_.size());
+    memo_.resize(memo_.size() + 2 * node_slots_ * replica_slots);
     rows_.emplace_back();
   }
 
@@ -209,16 +219,27 @@ class PolluxObjective {
   };
 
   const Memo& Lookup(int j, int nodes, int replicas, bool changed, double dominant_share) {
-    Memo& memo = memo_[static_cast<std::size_t>(j) * job_slots_ +
-                       2 * (static_cast<std::size_t>(nodes) * replica_slots_ + replicas) + changed];
+    const std::size_t replica_slots = replica_slots_[j];
+    if (static_cast<std::size_t>(nodes) >= node_slots_ ||
+        static_cast<std::size_t>(replicas) >= replica_slots) {
+      unmemoised_.speedup = Speedup(j, nodes, replicas);
+      unmemoised_.term = Term(j, unmemoised_.speedup, changed, dominant_share);
+      return unmemoised_;
+    }
+    Memo& memo = memo_[memo_start_[j] +
+                       2 * (static_cast<std::size_t>(nodes) * replica_slots + replicas) + changed];
     if (memo.speedup < 0) {
       const Memo& sibling = (&memo)[changed ? -1 : 1];  // same (nodes, replicas), other `changed`
       memo.speedup = sibling.speedup >= 0 ? sibling.speedup : Speedup(j, nodes, replicas);
-      double scaled = memo.speedup * dominant_share * nodes_;
-      if (changed) scaled *= factors_[j];
-      memo.term = p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
+      memo.term = Term(j, memo.speedup, changed, dominant_share);
     }
     return memo;
+  }
+
+  double Term(int j, double speedup, bool changed, double dominant_share) const {
+    double scaled = speedup * dominant_share * nodes_;
+    if (changed) scaled *= factors_[j];
+    return p_ == 0 ? std::log(std::max(scaled, 1e-3)) : std::pow(scaled + 1e-3, p_);
   }
 
   double Speedup(int j, int nodes, int replicas) {
@@ -228,13 +249,15 @@ class PolluxObjective {
 
   int nodes_, gpus_per_node_;
   double p_;
-  std::size_t replica_slots_;  ///< replicas 0 .. N·G
-  std::size_t job_slots_;      ///< memo entries per job: (nodes, replicas, changed)
+  std::size_t node_slots_;                  ///< nodes 0 .. min(N, max nodes per job)
+  std::vector<std::size_t> replica_slots_;  ///< per job: replicas 0 .. its max replicas
+  std::vector<std::size_t> memo_start_;     ///< per job: its first memo entry
+  Memo unmemoised_;                         ///< a row outside the table
   std::vector<std::optional<models::SpeedupFunction>> speedups_;
   std::vector<int> fair_replicas_;
   std::vector<double> factors_;
   GaState base_state_;          ///< J×N, the current allocation
-  std::vector<Memo> memo_;      ///< [job][nodes][replicas][changed]
+  std::vector<Memo> memo_;      ///< per job [nodes][replicas][changed]
   std::vector<int> active_;     ///< per node, scratch of one evaluation
   std::vector<RowStats> rows_;  ///< per job, scratch of one evaluation
 };
@@ -242,6 +265,10 @@ class PolluxObjective {
 }  // namespace
 
 IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
+  return Optimize(cluster, cluster.num_nodes * cluster.gpus_per_node);
+}
+
+IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster, int max_replicas_cap) {
   const int N = cluster.num_nodes, total_gpus = N * cluster.gpus_per_node;
   std::vector<const IntervalJobView*> jobs;
   for (const IntervalJobView& job : cluster.jobs) jobs.push_back(&job);
@@ -261,14 +288,14 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
   problem.base_state.assign(static_cast<std::size_t>(J) * N, 0);
   problem.node_capacity.assign(N, cluster.gpus_per_node);
   problem.min_replicas.assign(J, 0);
-  PolluxObjective objective(N, cluster.gpus_per_node, options_.p);
+  PolluxObjective objective(N, cluster.gpus_per_node, options_.p, options_.ga.max_nodes_per_job);
   std::vector<int> rows;
   const double delta = cluster.restart_delay_s;  // the engine's (IntervalSimulationOptions)
   for (int j = 0; j < J; ++j) {
     const IntervalJobView& job = *jobs[j];
     rows.push_back(job.index);
     for (int node : job.allocation) ++problem.base_state[j * N + node];
-    problem.max_replicas.push_back(MaxReplicas(job, total_gpus));
+    problem.max_replicas.push_back(std::min(MaxReplicas(job, total_gpus), max_replicas_cap));
     std::optional<models::SpeedupFunction> speedup;
     auto it = agents_.find(job.index);
     if (it != agents_.end() && it->second.perf) {
@@ -279,7 +306,8 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
     }
     const double factor = std::max(job.age_s - job.num_restarts * delta, 0.0) / (job.age_s + delta);
     objective.AddJob(std::move(speedup), fair_replicas, factor,
-                     problem.base_state.data() + static_cast<std::size_t>(j) * N);
+                     problem.base_state.data() + static_cast<std::size_t>(j) * N,
+                     problem.max_replicas.back());
   }
   problem.evaluate = [&objective](const GaState& state) { return objective(state); };
   PhiloxRandom random(options_.seed, kPolluxGaStream, round_++);

@@ -371,6 +371,8 @@ struct GaScratch {
         used(problem.num_nodes),
         order(problem.num_nodes),
         values(problem.num_nodes),
+        column_used(problem.num_nodes),
+        column_holders(problem.num_nodes),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
     // Mutation step 3: p = p1 + p2 − p1·p2 with p1 = 1/J and p2 = 1/(jobs on the node) for a job
     // on it, else 0 (pollux.py:366-372): one threshold per number of holders, computed once.
@@ -389,6 +391,8 @@ struct GaScratch {
   std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
   std::vector<int> order;                ///< per node: random node order (repair 2-3)
   std::vector<int> values;               ///< per node: a row before repair 2-3
+  std::vector<int> column_used;          ///< per node: replicas before mutation step 3
+  std::vector<int> column_holders;       ///< per node: jobs on it before mutation step 3
   std::vector<int> candidates, parents;  ///< tournament selection
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
@@ -546,8 +550,8 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     }
     random.Skip(drawn);
   }
-  // Step 3, node by node: a node's replicas and jobs are counted from its column just before
-  // its turn (the earlier nodes' turns change only their own columns), and a node without a free
+  // Step 3, node by node: a node's replicas and jobs are those of its column just before its
+  // turn (the earlier nodes' turns change only their own columns), and a node without a free
   // GPU has p1 = p2 = 0 and draws nothing. Each entry is read once, at its own (n, j), before it
   // is written, so it still holds its value from before this step: no copy of the state is
   // needed. An entry draws one word, and a hit below `high` one more for its new count: at most
@@ -573,18 +577,26 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     random.Skip(drawn);
     return;
   }
+  // Every node's replicas and jobs, counted row by row before the first turn: a turn changes
+  // only its own column, so these are the counts each column has just before its turn (a walk
+  // down each column to count it misses the cache at every entry of a large state).
+  int* __restrict column_used = scratch.column_used.data();
+  int* __restrict column_holders = scratch.column_holders.data();
+  ZeroInts(column_used, N);
+  ZeroInts(column_holders, N);
+  for (int j = 0; j < J; ++j) {
+    const int* __restrict r = row(j);
+    for (int n = 0; n < N; ++n) {
+      column_used[n] += r[n];
+      column_holders[n] += r[n] > 0;
+    }
+  }
   for (int n = 0; n < N; ++n) {
     int* __restrict column = state.data() + n;
-    int used = 0, holders = 0;
-    std::uint64_t holder_jobs = 0;  // bit j: job j on the node (masked)
-    for (int j = 0; j < J; ++j) {
-      const int entry = column[static_cast<std::size_t>(j) * N];
-      used += entry;
-      holders += entry > 0;
-    }
+    std::uint64_t holder_jobs = 0;              // bit j: job j on the node (masked)
     const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
-    if (high - used < 1) continue;
-    const std::uint64_t present = scratch.present[holders];
+    if (high - column_used[n] < 1) continue;
+    const std::uint64_t present = scratch.present[column_holders[n]];
     if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
