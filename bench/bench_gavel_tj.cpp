@@ -72,8 +72,8 @@ void RunScale(const std::string& data, int scale, const std::string& given) {
   std::vector<IntervalNodeGroup> groups;
   for (const auto& [type, nodes] :
        {std::pair<std::string, int>{"aws", 6}, {"dgx-ext", 2}, {"rtx", 3}}) {
-    groups.push_back(
-        {type, nodes * scale, SiaGpuTypeNodeShape(type, "bench", 0, "cluster").gpus_per_node, 0});
+    const GpuTypeNodeShape shape = SiaGpuTypeNodeShape(type, "bench", 0, "cluster");
+    groups.push_back({type, nodes * scale, shape.gpus_per_node, 0, shape.max_physical_nodes});
   }
   options.WithNodeGroups(std::move(groups));
   options.restart_delay_s_by_application = SiaRestartDelays();

@@ -85,11 +85,11 @@ TEST(GavelTunedJobBatch, IsTheArtifactsFixedBatchRule) {
   EXPECT_EQ(six.accum_steps, 0);
   // deepspeech2 on aws: the largest local batch profiled at 12 replicas bounds m.
   const PolluxApplication& ds2 = apps.Get("deepspeech2", "aws");
-  const int cap = ds2.MaxLocalBszForReplicas(12);
+  const int cap = ds2.MaxLocalBszAtReplicas(12);
   ASSERT_GT(cap, 0);
   const BatchConfig twelve = GavelTunedJobBatch(ds2, 640, {4, 4, 4});
   EXPECT_LE(twelve.atomic_bsz, cap);
-  EXPECT_EQ(ds2.MaxLocalBszForReplicas(1000), 0);  // no such placement
+  EXPECT_EQ(ds2.MaxLocalBszAtReplicas(1000), 0);  // no such placement
 }
 
 // A hand-built round on two types (8 and 4 GPUs): entries sorted by (priority, x) descending,
@@ -301,6 +301,50 @@ TEST_F(GavelTunedJobsRun, NodeOnlyMovesAreFreeOnlyWhenTheEngineSaysSo) {
   // The moves happen: both nodes' workers were busy.
   EXPECT_GT(free_moves.gpu_busy_time_s.at(0), 0.0);
   EXPECT_GT(free_moves.gpu_busy_time_s.at(4), 0.0);
+}
+
+// A policy that runs its one job on the given node ids.
+class FixedNodesPolicy : public IntervalPolicy {
+ public:
+  explicit FixedNodesPolicy(std::vector<int> nodes) : nodes_(std::move(nodes)) {}
+  BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override {
+    return GavelTunedJobBatch(*job.app, job.spec->batch_size, placement);
+  }
+  IntervalDecision Optimize(const IntervalClusterView& cluster) override {
+    IntervalDecision decision;
+    for (const IntervalJobView& job : cluster.jobs) decision.allocations[job.index] = nodes_;
+    return decision;
+  }
+  bool SupportsGpuTypes() const override { return true; }
+
+ private:
+  std::vector<int> nodes_;
+};
+
+// A job placed on more nodes of a group than its type's profiled maximum runs as ⌈K/max⌉
+// replicas per node on max nodes (cluster.py:197-209): 4 replicas on 4 rtx nodes (max 3) run
+// as (2, 2), exactly as the job placed (2, 2) on two nodes.
+TEST_F(GavelTunedJobsRun, PlacementsBeyondTheProfiledNodesAreResplit) {
+  ADAPTSIM_REQUIRE_DATA();
+  std::ofstream(workload_) << "name,time,application,num_replicas,batch_size\n"
+                              "cifar10-0,0,cifar10,4,2048\n";
+  const PolluxWorkload workload = ReadPolluxWorkload(workload_.string());
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const IntervalProfileLookup profiles =
+      [&](const PolluxJobSpec& spec, const IntervalNodeGroup& g) -> const PolluxApplication& {
+    return apps.Get(spec.application, g.gpu_type, workload.path, spec.line);
+  };
+  auto run = [&](std::vector<int> nodes, int max_physical_nodes) {
+    IntervalSimulationOptions options;
+    options.WithNodeGroups({{"rtx", 4, 8, 0, max_physical_nodes}});
+    FixedNodesPolicy policy(std::move(nodes));
+    const SimulationResult result = SimulateIntervals(workload, profiles, policy, options);
+    EXPECT_EQ(result.jobs.front().outcome, JobOutcome::kCompleted);
+    return result.jobs.front().jct_s;
+  };
+  const double spread = run({0, 1, 2, 3}, 3);
+  EXPECT_EQ(spread, run({0, 0, 1, 1}, 3));
+  EXPECT_NE(spread, run({0, 1, 2, 3}, 0));  // no limit: (1, 1, 1, 1), another step time
 }
 
 }  // namespace

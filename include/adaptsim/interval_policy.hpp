@@ -27,6 +27,10 @@ struct IntervalNodeGroup {
   int num_nodes = 0;
   int gpus_per_node = 0;
   int first_node = 0;
+  /// Most nodes a placement is profiled on (the Sia artifact's cluster_max_physical_nnodes); a job
+  /// placed on more nodes of this group runs as ⌈K/max⌉ replicas per node on max nodes
+  /// (`S:sia-simulator/cluster.py:197-209`). 0 = no limit.
+  int max_physical_nodes = 0;
   bool operator==(const IntervalNodeGroup&) const = default;
 };
 

@@ -198,6 +198,7 @@ class IntervalEngine {
   double Interference(const JobState& job) const;
   BatchConfig ChosenBatch(const JobState& job);
   void Step(JobState& job, double seconds, double interference);
+  std::vector<int> PlacementFor(const std::vector<int>& allocation) const;
   void Reallocate(JobState& job, const std::vector<int>& allocation);
   void Decide();
   void Record(double start_s, int active_jobs);
@@ -309,10 +310,24 @@ void IntervalEngine::Step(JobState& job, double seconds, double interference) {
   job.time_s += seconds;
 }
 
+// The placement a job runs on: PlacementOf, re-split as ⌈K/max⌉ replicas per node when it spans
+// more nodes than its group's profiled maximum (`S:sia-simulator/cluster.py:197-209`).
+std::vector<int> IntervalEngine::PlacementFor(const std::vector<int>& allocation) const {
+  std::vector<int> placement = PlacementOf(allocation);
+  if (placement.empty()) return placement;
+  const int max_nodes = groups_[group_of_node_[allocation.front()]].max_physical_nodes;
+  if (max_nodes <= 0 || static_cast<int>(placement.size()) <= max_nodes) return placement;
+  int replicas = Sum(placement);
+  const int per_node = (replicas + max_nodes - 1) / max_nodes;
+  placement.clear();
+  for (; replicas > 0; replicas -= per_node) placement.push_back(std::min(per_node, replicas));
+  return placement;
+}
+
 // Job.reallocate (simulator.py:159-170).
 void IntervalEngine::Reallocate(JobState& job, const std::vector<int>& allocation) {
   job.allocation = allocation;
-  job.placement = PlacementOf(allocation);
+  job.placement = PlacementFor(allocation);
   if (job.placement.empty()) {
     job.batch = {};
     job.group = -1;
@@ -352,7 +367,7 @@ void IntervalEngine::Decide() {
     const std::vector<int>& next = it == decision.allocations.end() ? empty : it->second;
     if (next == job.allocation) continue;
     if (!options_.restart_on_node_move && !next.empty() && !job.allocation.empty() &&
-        group_of_node_[next.front()] == job.group && PlacementOf(next) == job.placement) {
+        group_of_node_[next.front()] == job.group && PlacementFor(next) == job.placement) {
       job.allocation = next;  // other nodes, same group and placement: no restart
       continue;
     }

@@ -39,7 +39,7 @@ std::unique_ptr<Simulation> MakeNodeGroupSimulation(const TaskConfig& task,
   std::vector<IntervalNodeGroup> groups;
   for (const GpuTypeCount& type : task.simulation.cluster->types()) {
     const GpuTypeNodeShape shape = SiaGpuTypeNodeShape(type.name, "task", 0, "cluster");
-    groups.push_back({type.name, type.count, shape.gpus_per_node, 0});
+    groups.push_back({type.name, type.count, shape.gpus_per_node, 0, shape.max_physical_nodes});
   }
   IntervalSimulationOptions options = task.interval.ResolveNodeGroups(std::move(groups));
   options.restart_delay_s_by_application = SiaRestartDelays();

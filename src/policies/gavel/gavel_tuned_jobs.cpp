@@ -68,7 +68,7 @@ BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,
       batch_size, num_replicas, app.init_batch_size(), app.MaxLocalBszAt(placement));
   BatchConfig batch{fixed.atomic_bsz, fixed.accum_steps};
   // job.py:375-382: the memory cap at K replicas, when K was profiled.
-  if (const int cap = app.MaxLocalBszForReplicas(num_replicas); cap > 0) {
+  if (const int cap = app.MaxLocalBszAtReplicas(num_replicas); cap > 0) {
     batch.atomic_bsz = std::min(batch.atomic_bsz, cap);
   }
   return batch;

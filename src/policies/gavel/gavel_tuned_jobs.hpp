@@ -78,7 +78,7 @@ double GavelTunedJobThroughput(const PolluxApplication& app, int gpus_per_node, 
 /// The executed batch of a TunedJobs job on `placement` (replicas per node) with the profile
 /// `app` of the type it holds (`S:sia-simulator/job.py:317-385` with batch tuning off): the fixed
 /// rule of models::FixedBatch at B with m_max = app.MaxLocalBszAt(placement), then the memory cap
-/// m ≤ the largest local batch profiled at K replicas (app.MaxLocalBszForReplicas, when any).
+/// m ≤ the largest local batch profiled at K replicas (app.MaxLocalBszAtReplicas, when any).
 /// The engine then caps m ≤ floor(max_batch/(K(s+1))).
 BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,
                                const std::vector<int>& placement);
