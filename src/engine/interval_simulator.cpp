@@ -136,7 +136,8 @@ struct JobState {
   std::vector<const PolluxApplication*> apps;  // per node group
   int group = -1;                              // node group held, −1 = none
   double restart_delay_s = 0.0;                // the model's checkpoint-restore delay
-  double calibration = 1.0;                    // 1 / the model's slowdown
+  double slowdown = 1.0;                       // the model's slowdown calibration
+  double calibration = 1.0;                    // 1 / slowdown
   int index = 0;
   std::vector<int> allocation;  // node id per replica
   std::vector<int> placement;   // replicas per node
@@ -180,7 +181,10 @@ class IntervalEngine {
       job.restart_delay_s = delay == delays.end() ? options.restart_delay_s : delay->second;
       const auto& slowdowns = options.slowdown_by_application;
       auto slowdown = slowdowns.find(spec.application);
-      if (slowdown != slowdowns.end()) job.calibration = 1.0 / slowdown->second;
+      if (slowdown != slowdowns.end()) {
+        job.slowdown = slowdown->second;
+        job.calibration = 1.0 / slowdown->second;
+      }
       job.index = static_cast<int>(i);
       jobs_.push_back(job);
     }
@@ -194,6 +198,7 @@ class IntervalEngine {
   double Interference(const JobState& job) const;
   BatchConfig ChosenBatch(const JobState& job);
   void Step(JobState& job, double seconds, double interference);
+  std::vector<int> PlacementFor(const std::vector<int>& allocation) const;
   void Reallocate(JobState& job, const std::vector<int>& allocation);
   void Decide();
   void Record(double start_s, int active_jobs);
@@ -221,6 +226,7 @@ IntervalJobView IntervalEngine::View(const JobState& job) const {
   view.gpu_group = job.group;
   view.restart_delay_s = job.restart_delay_s;
   view.restart_left_s = job.rescale_left_s;
+  view.slowdown = job.slowdown;
   view.attained_service_gpu_s = job.attained_service;
   view.num_restarts = std::max(job.num_restarts, 0);
   view.age_s = now_s_ - job.spec->submission_time_s;
@@ -304,16 +310,24 @@ void IntervalEngine::Step(JobState& job, double seconds, double interference) {
   job.time_s += seconds;
 }
 
+// The placement a job runs on: PlacementOf, re-split as ⌈K/max⌉ replicas per node when it spans
+// more nodes than its group's profiled maximum (`S:sia-simulator/cluster.py:197-209`).
+std::vector<int> IntervalEngine::PlacementFor(const std::vector<int>& allocation) const {
+  std::vector<int> placement = PlacementOf(allocation);
+  if (placement.empty()) return placement;
+  const int max_nodes = groups_[group_of_node_[allocation.front()]].max_physical_nodes;
+  if (max_nodes <= 0 || static_cast<int>(placement.size()) <= max_nodes) return placement;
+  int replicas = Sum(placement);
+  const int per_node = (replicas + max_nodes - 1) / max_nodes;
+  placement.clear();
+  for (; replicas > 0; replicas -= per_node) placement.push_back(std::min(per_node, replicas));
+  return placement;
+}
+
 // Job.reallocate (simulator.py:159-170).
 void IntervalEngine::Reallocate(JobState& job, const std::vector<int>& allocation) {
-  std::vector<int> placement = PlacementOf(allocation);
-  if (!options_.restart_on_node_change && !placement.empty() && placement == job.placement &&
-      job.group == group_of_node_[allocation.front()]) {
-    job.allocation = allocation;  // the same shape on other nodes of the same type
-    return;
-  }
   job.allocation = allocation;
-  job.placement = std::move(placement);
+  job.placement = PlacementFor(allocation);
   if (job.placement.empty()) {
     job.batch = {};
     job.group = -1;
@@ -351,7 +365,13 @@ void IntervalEngine::Decide() {
     auto it = decision.allocations.find(job.index);
     const std::vector<int> empty;
     const std::vector<int>& next = it == decision.allocations.end() ? empty : it->second;
-    if (next != job.allocation) Reallocate(job, next);
+    if (next == job.allocation) continue;
+    if (!options_.restart_on_node_move && !next.empty() && !job.allocation.empty() &&
+        group_of_node_[next.front()] == job.group && PlacementFor(next) == job.placement) {
+      job.allocation = next;  // other nodes, same group and placement: no restart
+      continue;
+    }
+    Reallocate(job, next);
   }
 }
 
@@ -491,7 +511,16 @@ SimulationResult SimulateIntervals(const PolluxWorkload& workload,
                      "the policy decides for one GPU type; this cluster has " +
                          std::to_string(options.node_groups.size()) + " node groups");
   }
-  IntervalEngine engine(workload, profiles, policy, options, observer, budget);
+  // The policy's own rounds, if it declares them, replace the engine's interval.
+  IntervalSimulationOptions run_options = options;
+  if (const std::optional<double> round_s = policy.RoundDurationS()) {
+    if (!(*round_s > 0) || !std::isfinite(*round_s)) {
+      throw InputError("interval_simulation", 0, "round_s",
+                       "the policy's round length must be > 0 s");
+    }
+    run_options.interval_s = *round_s;
+  }
+  IntervalEngine engine(workload, profiles, policy, run_options, observer, budget);
   return engine.Run();
 }
 

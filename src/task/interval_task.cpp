@@ -39,12 +39,12 @@ std::unique_ptr<Simulation> MakeNodeGroupSimulation(const TaskConfig& task,
   std::vector<IntervalNodeGroup> groups;
   for (const GpuTypeCount& type : task.simulation.cluster->types()) {
     const GpuTypeNodeShape shape = SiaGpuTypeNodeShape(type.name, "task", 0, "cluster");
-    groups.push_back({type.name, type.count, shape.gpus_per_node, 0});
+    groups.push_back({type.name, type.count, shape.gpus_per_node, 0, shape.max_physical_nodes});
   }
   IntervalSimulationOptions options = task.interval.ResolveNodeGroups(std::move(groups));
   options.restart_delay_s_by_application = SiaRestartDelays();
   options.slowdown_by_application = SiaSlowdowns();
-  options.restart_on_node_change = false;
+  options.restart_on_node_move = false;  // the Sia artifact's reallocate (job.py:524-542)
   auto apps = std::make_unique<GpuTypeApplications>(task.throughputs_path);
   PolluxWorkload workload = ReadPolluxWorkload(task.trace_path);
   std::vector<std::string> types;
