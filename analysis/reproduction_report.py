@@ -408,17 +408,19 @@ def sia_table3_section(results, numbers_path):
 
         def pw(metric):
             return within.get((r.family, r.policy, metric), (math.nan, math.nan))
-        avg, mk, gh = pw("mean_jct_s"), pw("makespan_from_first_submission_s"), \
-            pw("gpu_hours_per_job")
+        hours = [v / 3600 for v in pw("mean_jct_s")], \
+            [v / 3600 for v in pw("makespan_from_first_submission_s")]
+        avg, mk, gh = hours[0], hours[1], pw("gpu_hours_per_job")
         contention = (f"{rep['mean_contention']:g} ({rep['max_contention']:g})" if rep else "–")
-        lines.append(
-            f"| {sia_figures.FAMILIES[r.family]} | {sia_figures.name(r.policy)} | {r.tasks} | "
-            f"{cell(avg[0], avg[1], r.mean_jct_s / 3600, r.mean_jct_s_std / 3600)} | "
-            f"{cell(rep.get('p99_jct_h', math.nan), math.nan, r.p99_jct_pooled_s / 3600, math.nan)}"
-            f" | {cell(mk[0], mk[1], r.makespan_from_first_submission_s / 3600, "
-            f"r.makespan_from_first_submission_s_std / 3600)} | "
-            f"{cell(gh[0], gh[1], r.gpu_hours_per_job, r.gpu_hours_per_job_std)} | "
-            f"{contention} / **{r.mean_contention:.1f} ({r.max_contention})** |")
+        cells = [sia_figures.FAMILIES[r.family], sia_figures.name(r.policy), str(r.tasks),
+                 cell(avg[0], avg[1], r.mean_jct_s / 3600, r.mean_jct_s_std / 3600),
+                 cell(rep.get("p99_jct_h", math.nan), math.nan, r.p99_jct_pooled_s / 3600,
+                      math.nan),
+                 cell(mk[0], mk[1], r.makespan_from_first_submission_s / 3600,
+                      r.makespan_from_first_submission_s_std / 3600),
+                 cell(gh[0], gh[1], r.gpu_hours_per_job, r.gpu_hours_per_job_std),
+                 f"{contention} / **{r.mean_contention:.1f} ({r.max_contention})**"]
+        lines.append("| " + " | ".join(cells) + " |")
     return lines + [""]
 
 

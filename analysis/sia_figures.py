@@ -24,6 +24,7 @@ for the report): JCTs pooled over the workloads of a family, p99 = element int(0
 sorted pooled JCTs, makespan = last completion - first submission per workload.
 """
 import argparse
+import math
 import os
 import sys
 import tomllib
@@ -60,15 +61,18 @@ def ordered(policies):
 
 
 def paper_table3(numbers_path):
-    """{(family, policy, metric): (value, ±)} of Table 3 from the paper numbers file (the
-    "within" numbers carry value and tolerance = std / mean)."""
+    """{(family, policy, metric): (value, ±)} of Table 3 from the paper numbers file, in the
+    metric's own unit (s for times; the "within" numbers carry value and tolerance = std /
+    mean)."""
     with open(numbers_path, "rb") as f:
         numbers = tomllib.load(f).get("number", [])
     out = {}
     for n in numbers:
         if n.get("sweep") == "sia_table3" and n.get("kind") == "mean":
+            unit = 3600.0 if n.get("unit") == "h" else 1.0
+            value = float(n["value"]) * unit
             out[(n["trace_folder"], n["policy"], n["metric"])] = (
-                float(n["value"]), float(n["value"]) * float(n["tolerance"]))
+                value, value * float(n["tolerance"]))
     return out
 
 
@@ -92,7 +96,8 @@ def table3_rows(path):
             for metric, _, _ in TABLE3_METRICS:
                 if metric != "p99_jct_pooled_s":
                     row[metric] = float(t[metric].mean())
-                    row[metric + "_std"] = float(t[metric].std(ddof=0))
+                    row[metric + "_std"] = (float(t[metric].std(ddof=0)) if len(t) > 1
+                                            else math.nan)
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -121,19 +126,22 @@ def table3_figure(rows, paper, reported):
                 xs.append(x), ys.append(y), errs.append(err), pys.append(pv), perrs.append(pe)
                 data.append(dict(metric=metric, family=family, policy=name(policy), adaptsim=y,
                                  adaptsim_std=err, paper=pv, paper_std=pe))
+            finite = [e for e in errs if np.isfinite(e)]
             ax.bar(xs, ys, width, color=colour, label=name(policy),
-                   yerr=[e if np.isfinite(e) else 0 for e in errs], capsize=2,
-                   error_kw=dict(lw=0.8))
+                   yerr=[e if np.isfinite(e) else 0 for e in errs] if finite else None,
+                   capsize=2, error_kw=dict(lw=0.8))
             ax.errorbar(xs, pys, yerr=[e if np.isfinite(e) else 0 for e in perrs], fmt="_",
                         color="black", ms=9, mew=1.6, lw=0.8, capsize=2,
                         label="paper" if i == 0 else None)
+        ax.grid(axis="x", visible=False)
         ax.set_xticks(range(len(families)))
         ax.set_xticklabels([FAMILIES[f] for f in families])
         ax.set_title(label)
         ax.set_ylim(bottom=0)
-    axes[0].legend(frameon=False, loc="upper left")
-    fig.suptitle("Table 3 · 64 GPUs (aws=6, rtx=3, dgx-ext=2)")
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, frameon=False, loc="lower center", ncol=len(labels))
+    fig.suptitle("Table 3 · 64 GPUs · T4, RTX, A100")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig, pd.DataFrame(data)
 
 
