@@ -18,7 +18,7 @@
                       to its 95th percentile; the paper's statements as marks
 
 Each figure is written as PNG, PDF and CSV (the plotted numbers). Policies carry the Sia paper's
-names (labels.toml [paper_names.sia]: Sia, Pollux, Gavel+TJ) and their colours. Metrics follow the
+names (labels.toml: Sia, Pollux, Gavel+TJ) and their colours. Metrics follow the
 Sia artifact's utils/print_run_stats.py (analysis/reproduction_report.py computes the same values
 for the report): JCTs pooled over the workloads of a family, p99 = element int(0.99 n) of the
 sorted pooled JCTs, makespan = last completion - first submission per workload.
@@ -48,7 +48,8 @@ NUMBER_KEYS = {"mean_jct_s": "avg_jct", "makespan_from_first_submission_s": "mak
 
 
 def name(policy):
-    """The Sia paper's name of a registry name (labels.toml [paper_names.sia])."""
+    """The Sia paper's name of a registry name: its display name (labels.toml: Sia, Pollux for
+    pollux_unaware, Gavel+TJ), or a [paper_names.sia] entry where one is declared."""
     return st.paper_name(policy, "sia")
 
 

@@ -37,6 +37,7 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
   cmd->footer(
       "Examples:\n  mpirun -n 3 adaptsim reproduce shockwave --out results/reproduce-shockwave\n"
       "  mpirun -n 3 adaptsim reproduce gavel --only gavel_job_rate\n"
+      "  mpirun -n 3 adaptsim reproduce sia --only sia_table3\n"
       "reproduction.md sets every number the paper, its artifact or its reference runs state "
       "beside adaptsim's, with their ratio and whether adaptsim lands on the paper's side. "
       "OUT gets one results file per sweep (<sweep>.h5 and its shards), figures/ (PDF and PNG, "
