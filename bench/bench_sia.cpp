@@ -32,12 +32,7 @@
 namespace {
 
 using namespace adaptsim;
-
-double ThreadCpuMs() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return 1e3 * static_cast<double>(now.tv_sec) + 1e-6 * static_cast<double>(now.tv_nsec);
-}
+using bench::ThreadCpuMs;
 
 void RunScale(const std::string& data, int scale, int rounds, int argc, char** argv) {
   const std::string workload_path = argc > 3 && *argv[3] ? argv[3]

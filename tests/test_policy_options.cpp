@@ -23,6 +23,7 @@
 #include "policies/gavel/allox.hpp"
 #include "policies/gavel/fifo.hpp"
 #include "policies/gavel/finish_time_fairness.hpp"
+#include "policies/gavel/gavel_tuned_jobs.hpp"
 #include "policies/gavel/max_min_fairness.hpp"
 #include "policies/gavel/max_sum_throughput.hpp"
 #include "policies/gavel/min_total_duration.hpp"
@@ -250,6 +251,7 @@ const std::map<std::string, StructView>& Structs() {
       {"allox", View<AlloXOptions>()},
       {"isolated", View<NoOptions>()},
       {"isolated_plus", View<NoOptions>()},
+      {"gavel_tj", View<GavelTunedJobsOptions>()},
   };
   return kStructs;
 }

@@ -90,7 +90,7 @@ TEST(Registry, IntervalPoliciesDoNotTakeTheEngineOptions) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 16);  // pollux, optimus, tiresias, sia
+  EXPECT_EQ(checked, 20);  // pollux, optimus, tiresias, sia, gavel_tj
 }
 
 TEST(Registry, AnUndeclaredOptionIsRejectedNamingPolicyAndKey) {

@@ -1,7 +1,6 @@
 // Sia on the interval engine (docs/sia.md §5): a cluster of node groups given by the task's
 // cluster field (type = nodes), per-type profiles, the `sia` policy end to end and deterministic,
 // a job's batch on the type it holds, and the errors of a cluster the inputs cannot run.
-#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -29,12 +28,7 @@ using testing::DataPath;
 class SiaEngine : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("adaptsim_sia_engine_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = testing::FreshTestDirectory("adaptsim_sia_engine");
     // Five jobs of four applications in the Sia workload format (the artifact's CSV columns).
     workload_ = dir_ / "workload.csv";
     std::ofstream(workload_) << "name,time,application,num_replicas,batch_size\n"

@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 
@@ -24,6 +25,16 @@ std::string CanonicalTracePath() {
 
 std::string TaccThroughputsPath() {
   return DataPath("shockwave/throughputs/tacc_throughputs.json");
+}
+
+std::filesystem::path FreshTestDirectory(const std::string& prefix) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      (prefix + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+       std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 }  // namespace adaptsim::testing

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: where the reference data lives, and skipping when it is absent.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,9 @@ std::string DataPath(const std::string& relative);
 /// The 120-job canonical trace and the tacc throughputs.
 std::string CanonicalTracePath();
 std::string TaccThroughputsPath();
+
+/// An empty folder for the current test: <temp>/<prefix>_<test name>_<pid>, created afresh.
+std::filesystem::path FreshTestDirectory(const std::string& prefix);
 
 }  // namespace adaptsim::testing
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,10 @@ struct IntervalJobView {
   const PolluxApplication* app = nullptr;  ///< profile on the type it holds (else the first)
   /// The job's profile on each node group's GPU type (one entry per IntervalNodeGroup).
   std::vector<const PolluxApplication*> apps_by_group;
-  int gpu_group = -1;                   ///< node group of the current allocation, −1 = none
-  double restart_delay_s = 0.0;         ///< the model's checkpoint-restore delay the engine charges
-  double restart_left_s = 0.0;          ///< restore time still to go (> 0: restoring a checkpoint)
+  int gpu_group = -1;            ///< node group of the current allocation, −1 = none
+  double restart_delay_s = 0.0;  ///< the model's checkpoint-restore delay the engine charges
+  double restart_left_s = 0.0;   ///< restore time still to go (> 0: restoring a checkpoint)
+  double slowdown = 1.0;  ///< the model's slowdown calibration: progress rates are divided by it
   double attained_service_gpu_s = 0.0;  ///< GPU-seconds held, restart delays included
   int num_restarts = 0;                 ///< re-allocations after the first allocation
   double age_s = 0.0;                   ///< now − submission time
@@ -107,6 +109,12 @@ class IntervalPolicy {
   /// Whether the policy can decide on a cluster of several node groups (GPU types); the engine
   /// refuses a mixed cluster otherwise.
   virtual bool SupportsGpuTypes() const { return false; }
+  /// The length of the policy's own rounds, s, for a policy that decides in rounds of a fixed
+  /// length whatever the task's interval (Gavel's 360 s rounds as the Sia artifact runs it,
+  /// `S:sia-simulator/run_experiment.sh:5`): the engine then steps and decides every this many
+  /// seconds instead of every `interval_s` (IntervalClusterView::interval_s says which). nullopt:
+  /// the engine's interval.
+  virtual std::optional<double> RoundDurationS() const { return std::nullopt; }
   /// Policy statistics for the results file (name -> value).
   virtual std::map<std::string, double> Statistics() const { return {}; }
 };

@@ -58,6 +58,12 @@ struct IntervalSimulationOptions {
   /// Per-model slowdown calibration by application: progress rates are divided by it (the Sia
   /// artifact's SLOWDOWNS, docs/sia.md §5); an application not listed is not slowed.
   std::map<std::string, double> slowdown_by_application;
+  /// Whether a re-allocation that moves a job to other nodes of the same group with the same
+  /// placement (replicas per node) restarts it: true in the Pollux artifact, where every changed
+  /// node list re-allocates (`simulator.py:232-251`); false in the Sia artifact, whose
+  /// `reallocate` restarts only on a changed placement tuple (`S:sia-simulator/job.py:524-542`;
+  /// docs/sia.md §5), so such a move is free.
+  bool restart_on_node_move = true;
 
   /// The groups the engine runs: node_groups, or the one group of num_nodes × gpus_per_node.
   std::vector<IntervalNodeGroup> Groups() const;
@@ -152,8 +158,10 @@ using IntervalProfileLookup =
     std::function<const PolluxApplication&(const PolluxJobSpec& spec, const IntervalNodeGroup&)>;
 
 /// As above on a cluster of node groups (options.Groups()), each job's profile per group from
-/// `profiles`; each job's batch runs on the type of the group it holds. Throws InputError also
-/// when the cluster has several groups and the policy does not declare SupportsGpuTypes().
+/// `profiles`; each job's batch runs on the type of the group it holds. A policy that declares
+/// its own round length (IntervalPolicy::RoundDurationS) runs in those rounds instead of
+/// options.interval_s. Throws InputError also when the cluster has several groups and the policy
+/// does not declare SupportsGpuTypes(), or when the policy's round length is not > 0.
 SimulationResult SimulateIntervals(const PolluxWorkload& workload,
                                    const IntervalProfileLookup& profiles, IntervalPolicy& policy,
                                    const IntervalSimulationOptions& options,

@@ -124,6 +124,10 @@ class PolluxApplication {
   /// scalability rows with num_nodes >= N and num_replicas >= K. Throws InputError (file = the
   /// step-time file, field "placement") when no row qualifies or for a synthetic application.
   int MaxLocalBszAt(const std::vector<int>& placement) const;
+  /// The largest per-GPU batch of the step-time file's rows whose placement has `num_replicas`
+  /// replicas, on any number of nodes; 0 when no profiled placement has that many (the Sia
+  /// artifact's memory cap of the executed batch, `S:sia-simulator/job.py:375-382`).
+  int MaxLocalBszForReplicas(int num_replicas) const;
   /// Throws InputError when batch_size is outside the validated range or epoch >= rows.
   GradientStats GradStats(double batch_size, int epoch) const;
   /// Cumulative optimizer steps after `epoch` at total batch size `batch_size` (interpolated).

@@ -171,6 +171,8 @@ void VisitViewFields(std::type_identity<IntervalJobView>, V&& visit) {
         [](T j) { return j.restart_delay_s; });
   visit("restart_left_s", "s", "checkpoint-restore time still to go (> 0: restoring)",
         [](T j) { return j.restart_left_s; });
+  visit("slowdown", "1", "the model's slowdown calibration; progress rates are divided by it",
+        [](T j) { return j.slowdown; });
   visit("allocation", "id", "node id per replica held in the interval just ended, [] = none",
         [](T j) -> const std::vector<int>& { return j.allocation; });
   visit("attained_service_gpu_s", "gpu_s", "GPU-seconds held so far, restart delays included",

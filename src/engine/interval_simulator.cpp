@@ -138,7 +138,8 @@ struct JobState {
   std::vector<const PolluxApplication*> apps;  // per node group
   int group = -1;                              // node group held, −1 = none
   double restart_delay_s = 0.0;                // the model's checkpoint-restore delay
-  double calibration = 1.0;                    // 1 / the model's slowdown
+  double slowdown = 1.0;                       // the model's slowdown calibration
+  double calibration = 1.0;                    // 1 / slowdown
   int index = 0;
   std::vector<int> allocation;  // node id per replica
   std::vector<int> placement;   // replicas per node
@@ -182,7 +183,10 @@ class IntervalEngine {
       job.restart_delay_s = delay == delays.end() ? options.restart_delay_s : delay->second;
       const auto& slowdowns = options.slowdown_by_application;
       auto slowdown = slowdowns.find(spec.application);
-      if (slowdown != slowdowns.end()) job.calibration = 1.0 / slowdown->second;
+      if (slowdown != slowdowns.end()) {
+        job.slowdown = slowdown->second;
+        job.calibration = 1.0 / slowdown->second;
+      }
       job.index = static_cast<int>(i);
       jobs_.push_back(job);
     }
@@ -230,6 +234,7 @@ IntervalJobView IntervalEngine::View(const JobState& job) const {
   view.gpu_group = job.group;
   view.restart_delay_s = job.restart_delay_s;
   view.restart_left_s = job.rescale_left_s;
+  view.slowdown = job.slowdown;
   view.attained_service_gpu_s = job.attained_service;
   view.num_restarts = std::max(job.num_restarts, 0);
   view.age_s = now_s_ - job.spec->submission_time_s;
@@ -356,7 +361,13 @@ void IntervalEngine::Decide() {
     auto it = decision.allocations.find(job.index);
     const std::vector<int> empty;
     const std::vector<int>& next = it == decision.allocations.end() ? empty : it->second;
-    if (next != job.allocation) Reallocate(job, next);
+    if (next == job.allocation) continue;
+    if (!options_.restart_on_node_move && !next.empty() && !job.allocation.empty() &&
+        group_of_node_[next.front()] == job.group && PlacementOf(next) == job.placement) {
+      job.allocation = next;  // other nodes, same group and placement: no restart
+      continue;
+    }
+    Reallocate(job, next);
   }
 }
 
@@ -496,7 +507,16 @@ SimulationResult SimulateIntervals(const PolluxWorkload& workload,
                      "the policy decides for one GPU type; this cluster has " +
                          std::to_string(options.node_groups.size()) + " node groups");
   }
-  IntervalEngine engine(workload, profiles, policy, options, observer, budget);
+  // The policy's own rounds, if it declares them, replace the engine's interval.
+  IntervalSimulationOptions run_options = options;
+  if (const std::optional<double> round_s = policy.RoundDurationS()) {
+    if (!(*round_s > 0) || !std::isfinite(*round_s)) {
+      throw InputError("interval_simulation", 0, "round_s",
+                       "the policy's round length must be > 0 s");
+    }
+    run_options.interval_s = *round_s;
+  }
+  IntervalEngine engine(workload, profiles, policy, run_options, observer, budget);
   return engine.Run();
 }
 

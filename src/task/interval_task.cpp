@@ -44,6 +44,7 @@ std::unique_ptr<Simulation> MakeNodeGroupSimulation(const TaskConfig& task,
   IntervalSimulationOptions options = task.interval.ResolveNodeGroups(std::move(groups));
   options.restart_delay_s_by_application = SiaRestartDelays();
   options.slowdown_by_application = SiaSlowdowns();
+  options.restart_on_node_move = false;  // the Sia artifact's reallocate (job.py:524-542)
   auto apps = std::make_unique<GpuTypeApplications>(task.throughputs_path);
   PolluxWorkload workload = ReadPolluxWorkload(task.trace_path);
   std::vector<std::string> types;

@@ -408,6 +408,17 @@ int PolluxApplication::MaxLocalBszAt(const std::vector<int>& placement) const {
   return largest;
 }
 
+int PolluxApplication::MaxLocalBszForReplicas(int num_replicas) const {
+  double largest = 0;
+  for (const auto& [id, rows] : placements_) {
+    int replicas = 0;  // the id's digits are the replicas per node
+    for (long long rest = id; rest > 0; rest /= 10) replicas += static_cast<int>(rest % 10);
+    if (replicas != num_replicas) continue;
+    for (const PlacementRow& row : rows) largest = std::max(largest, row.local_bsz);
+  }
+  return static_cast<int>(largest);
+}
+
 std::vector<int> PackedPlacement(int num_replicas, int per_node) {
   std::vector<int> placement;
   for (int left = num_replicas; left > 0; left -= per_node) {

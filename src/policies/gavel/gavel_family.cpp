@@ -5,6 +5,7 @@
 #include "fifo.hpp"
 #include "finish_time_fairness.hpp"
 #include "gandiva_fair.hpp"
+#include "gavel_tuned_jobs.hpp"
 #include "isolated.hpp"
 #include "isolated_plus.hpp"
 #include "max_min_fairness.hpp"
@@ -93,6 +94,15 @@ std::vector<PolicyEntry> GavelFamilyPolicies() {
                           Construct<AllocationPolicy, IsolatedPolicy>()),
       Declared<NoOptions>("isolated_plus", "x = min(1, G/m) with strict-priority selection", kRound,
                           Construct<AllocationPolicy, IsolatedPlusPolicy>()),
+      Declared<GavelTunedJobsOptions>(
+          "gavel_tj",
+          "Gavel+TunedJobs as Sia runs it: max-sum-throughput LP over GPU types, time-shared in "
+          "360 s rounds, CSV num_replicas and batch_size; interval engine (option round_s)",
+          kInterval,
+          [](const GavelTunedJobsOptions& options) {
+            return PolicyInstance(
+                std::unique_ptr<IntervalPolicy>(std::make_unique<GavelTunedJobsPolicy>(options)));
+          }),
   };
 }
 

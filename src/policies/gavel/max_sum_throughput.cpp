@@ -63,6 +63,18 @@ std::vector<double> MaxSumThroughputClp(const std::vector<double>& throughputs,
   return solution.x;
 }
 
+namespace internal {
+
+TypedLpPoint MaxSumThroughputTyped(const TypedLpInputs& in) {
+  try {  // a centred point of a tie (as ECOS's), else a vertex
+    return MaxWeightedSum(in, in.throughputs, {}, LpMethod::kBarrierNoCrossover);
+  } catch (const InputError&) {
+    return MaxWeightedSum(in, in.throughputs, {}, LpMethod::kDualSimplex);
+  }
+}
+
+}  // namespace internal
+
 MaxSumThroughputPolicy::MaxSumThroughputPolicy(MaxSumThroughputOptions options)
     : options_(options) {
   ValidateOptions(options_, {"policy", "max_sum_throughput"});
@@ -74,12 +86,7 @@ Allocation MaxSumThroughputPolicy::ComputeAllocation(const ClusterState& state) 
   if (state.jobs.empty()) return allocation;
   if (const Cluster cluster = internal::ClusterOf(state); cluster.num_types() > 1) {
     internal::TypedLpInputs in = internal::TypedInputs(state, cluster, "max_sum_throughput_perf");
-    internal::TypedLpPoint point;
-    try {  // a centred point of a tie (as ECOS's), else a vertex
-      point = internal::MaxWeightedSum(in, in.throughputs, {}, LpMethod::kBarrierNoCrossover);
-    } catch (const InputError&) {
-      point = internal::MaxWeightedSum(in, in.throughputs, {}, LpMethod::kDualSimplex);
-    }
+    const internal::TypedLpPoint point = internal::MaxSumThroughputTyped(in);
     return internal::TypedAllocation(state, point.x, cluster);
   }
   std::vector<double> throughputs;

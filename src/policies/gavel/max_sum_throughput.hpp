@@ -48,6 +48,15 @@ std::vector<double> MaxSumThroughputClp(const std::vector<double>& throughputs,
                                         const std::vector<int>& scale_factors, int num_gpus,
                                         int max_iterations);
 
+namespace internal {
+struct TypedLpInputs;
+struct TypedLpPoint;
+/// The LP on several GPU types (typed_lp.hpp): maximise Σ_ik T_ik x_ik over B, the point of
+/// docs/policies.md §3.7 — CLP's barrier without crossover (a centred point of a tie, as the
+/// reference's ECOS), CLP's dual simplex vertex if the barrier fails. Also gavel_tj's LP.
+TypedLpPoint MaxSumThroughputTyped(const TypedLpInputs& in);
+}  // namespace internal
+
 class MaxSumThroughputPolicy final : public AllocationPolicy {
  public:
   explicit MaxSumThroughputPolicy(MaxSumThroughputOptions options);
