@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,6 +31,8 @@
 namespace {
 
 using namespace adaptsim;
+
+using bench::Quantiles;
 using bench::ThreadCpuMs;
 
 void RunScale(const std::string& data, int scale, int rounds, int argc, char** argv) {
@@ -84,21 +85,11 @@ void RunScale(const std::string& data, int scale, int rounds, int argc, char** a
                               [](const SiaAllocation& a) { return a.configuration.has_value(); });
     for (SiaJob& job : jobs) job.age_s += 60;
   }
-  const auto quantiles = [](std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const auto at = [&](double q) {
-      return values[std::min(values.size() - 1, static_cast<std::size_t>(q * values.size()))];
-    };
-    char text[96];
-    std::snprintf(text, sizeof(text), "median %.1f ms, p90 %.1f ms, max %.1f ms", at(0.5), at(0.9),
-                  values.back());
-    return std::string(text);
-  };
   const auto stats = policy.Statistics();
   std::printf(
       "bench_sia: %d GPUs, %zu jobs, %d rounds: Optimize CPU %s; wall %s; CBC nodes %.0f, not "
       "optimal %.0f; %zu jobs allocated in the last round\n",
-      64 * scale, jobs.size(), rounds, quantiles(cpu_ms).c_str(), quantiles(times_ms).c_str(),
+      64 * scale, jobs.size(), rounds, Quantiles(cpu_ms).c_str(), Quantiles(times_ms).c_str(),
       stats.at("sia_ilp_nodes"), stats.at("sia_ilp_not_optimal"), allocated);
   std::fflush(stdout);
 }

@@ -27,7 +27,8 @@ models::BatchBounds BoundsOf(const PolluxApplication& app) {
 
 }  // namespace
 
-PolluxPolicy::PolluxPolicy(const PolluxOptions& options) : options_(options) {
+PolluxPolicy::PolluxPolicy(const PolluxOptions& options, const PolluxVariant& variant)
+    : options_(options), variant_(variant) {
   ValidateOptions(options_, {"pollux", "pollux"});
 }
 
@@ -82,6 +83,10 @@ BatchConfig PolluxPolicy::ChooseBatch(const IntervalJobView& job,
   const int num_nodes = static_cast<int>(placement.size());
   int num_replicas = 0;
   for (int r : placement) num_replicas += r;
+  models::BatchBounds bounds = BoundsOf(app);
+  if (variant_.placement_local_bsz_limit) {
+    bounds.max_atomic_bsz = std::min(bounds.max_atomic_bsz, app.MaxLocalBszAt(placement));
+  }
   const Agent* agent = nullptr;
   if (auto it = agents_.find(job.index); it != agents_.end()) agent = &it->second;
   // A fixed total batch: the artifact's ncf, or a synthetic job without batch-size adaptation
@@ -92,12 +97,12 @@ BatchConfig PolluxPolicy::ChooseBatch(const IntervalJobView& job,
                            ? fixed_total
                            : std::max(app.init_batch_size(), app.min_local_bsz() * num_replicas);
     const models::GoodputChoice fixed =
-        models::FixedBatch(target, num_replicas, app.init_batch_size(), app.max_local_bsz());
+        models::FixedBatch(target, num_replicas, app.init_batch_size(), bounds.max_atomic_bsz);
     return {fixed.atomic_bsz, fixed.accum_steps};
   }
   const models::GoodputFunction goodput(*agent->perf, agent->grad, app.init_batch_size());
   const models::GoodputChoice best =
-      goodput.Optimize(num_nodes, num_replicas, BoundsOf(app), /*accumulation=*/true);
+      goodput.Optimize(num_nodes, num_replicas, bounds, /*accumulation=*/true);
   return {best.atomic_bsz, best.accum_steps};
 }
 
@@ -242,6 +247,10 @@ class PolluxObjective {
 }  // namespace
 
 IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
+  return Optimize(cluster, cluster.num_nodes * cluster.gpus_per_node);
+}
+
+IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster, int max_replicas_cap) {
   const int N = cluster.num_nodes, total_gpus = N * cluster.gpus_per_node;
   std::vector<const IntervalJobView*> jobs;
   for (const IntervalJobView& job : cluster.jobs) jobs.push_back(&job);
@@ -268,7 +277,7 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster) {
     const IntervalJobView& job = *jobs[j];
     rows.push_back(job.index);
     for (int node : job.allocation) ++problem.base_state[j * N + node];
-    problem.max_replicas.push_back(MaxReplicas(job, total_gpus));
+    problem.max_replicas.push_back(std::min(MaxReplicas(job, total_gpus), max_replicas_cap));
     std::optional<models::SpeedupFunction> speedup;
     auto it = agents_.find(job.index);
     if (it != agents_.end() && it->second.perf) {

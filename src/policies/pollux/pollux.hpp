@@ -59,13 +59,27 @@ struct PolluxOptions {
   void CheckOptions(const OptionContext& where) const { ga.CheckOptions(where); }
 };
 
+/// How another policy of the family runs this one's agents and GA (pollux_unaware.hpp); the
+/// defaults are the Pollux artifact's. Not options: each is fixed by the policy that runs it.
+struct PolluxVariant {
+  /// The per-GPU batch is bounded by the largest local batch profiled at the placement
+  /// (PolluxApplication::MaxLocalBszAt), as the Sia artifact's job side does
+  /// (`S:sia-simulator/job.py:340, 365`); the Pollux artifact bounds it by the profile's overall
+  /// largest (false).
+  bool placement_local_bsz_limit = false;
+};
+
 class PolluxPolicy : public IntervalPolicy {
  public:
   /// Throws InputError("pollux", "pollux.<option>") for an option out of range.
-  explicit PolluxPolicy(const PolluxOptions& options);
+  explicit PolluxPolicy(const PolluxOptions& options, const PolluxVariant& variant = {});
   void Observe(const IntervalJobView& job, const StepObservation& observation) override;
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
+  /// As Optimize, with every job's max replicas also at most `max_replicas_cap` (≥ 1): the
+  /// cluster-wide cap of the Sia artifact's heterogeneity-unaware engine
+  /// (`S:sia-simulator/cluster_unaware.py:551-554`).
+  IntervalDecision Optimize(const IntervalClusterView& cluster, int max_replicas_cap);
   std::map<std::string, double> Statistics() const override;
 
  private:
@@ -84,6 +98,7 @@ class PolluxPolicy : public IntervalPolicy {
                                           const std::string& context);
 
   PolluxOptions options_;
+  PolluxVariant variant_;
   std::map<int, Agent> agents_;  ///< by job index
   /// Fitted parameters by sample list (each sample's N, K and the bits of m and its times):
   /// jobs of one application that visit the same configurations in the same order fit the same

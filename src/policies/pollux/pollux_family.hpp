@@ -7,7 +7,7 @@
 
 namespace adaptsim {
 
-/// pollux, optimus, tiresias; interval engine.
+/// pollux, pollux_unaware, optimus, tiresias; interval engine.
 std::vector<PolicyEntry> PolluxFamilyPolicies();
 
 }  // namespace adaptsim
