@@ -78,9 +78,8 @@ def p_of(options_json):
 
 def gpu_hours_per_job(summary):
     """GPU-hours per job of each task: the summary metric `gpu_hours_per_job` (results files of
-    schema version 5 on); for older files, which lack it, as labels.toml's [[figure_metric]]
-    gpu_hours_per_job derives it: utilization (mean over GPUs of busy time / makespan) x GPUs x
-    makespan, in hours, per job."""
+    schema version 5 on); older files lack it, and it is derived as it was before: utilization
+    (mean over GPUs of busy time / makespan) x GPUs x makespan, in hours, per job."""
     if "gpu_hours_per_job" in summary:
         return summary.gpu_hours_per_job
     return summary.utilization * summary.num_gpus * summary.makespan_s / 3600 / summary.num_jobs
