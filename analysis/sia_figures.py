@@ -30,6 +30,7 @@ import sys
 import tomllib
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as ticker
 import numpy as np
 import pandas as pd
 
@@ -140,6 +141,9 @@ def table3_figure(rows, paper, reported):
         ax.set_title(label)
         ax.set_ylim(bottom=0)
     handles, labels = axes[0].get_legend_handles_labels()
+    order = [i for i, label in enumerate(labels) if label != "paper"] + \
+        [i for i, label in enumerate(labels) if label == "paper"]
+    handles, labels = [handles[i] for i in order], [labels[i] for i in order]
     fig.legend(handles, labels, frameon=False, loc="lower center", ncol=len(labels))
     fig.suptitle("Table 3 · 64 GPUs · T4, RTX, A100")
     fig.tight_layout(rect=(0, 0.07, 1, 1))
@@ -199,7 +203,9 @@ def arrival_rate_figure(path):
 
 
 def gpus_of(cluster):
-    """GPUs of a Sia cluster text (aws: 4 per node, rtx and dgx-ext: 8)."""
+    """GPUs of a Sia cluster text, whose counts are nodes on the interval engine (docs/sia.md §5):
+    the node sizes of the Sia artifact's GPU types (simulator_config.py: aws and quad 4 GPUs per
+    node, the others 8)."""
     per_node = {"aws": 4, "rtx": 8, "dgx-ext": 8, "dgx": 8, "azure": 8, "quad": 4}
     return sum(per_node[t] * int(n) for t, n in (part.split("=") for part in cluster.split(",")))
 
@@ -231,7 +237,10 @@ def policy_runtime_figure(path):
                label="paper: Pollux")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ticks = sorted(d.gpus.unique()) or [64, 2048]
+    # plain numbers on the log axis ("0.01", "1"), not mathtext powers of ten
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: st.number(v)))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+    ticks = sorted(set(d.gpus) | {64, 2048})
     ax.set_xticks(ticks)
     ax.set_xticklabels([str(int(t)) for t in ticks])
     ax.set_xlabel("cluster size (GPUs)")
