@@ -65,7 +65,7 @@ void ComputeMetrics(SimulationResult& result, int num_gpus);
 /// from `seconds`, the thread CPU time of each optimisation: `optimize_calls` (deterministic) and
 /// the median, 95th percentile (Percentile), mean and largest time per call,
 /// `optimize_cpu_time_{median,p95,mean,max}_s`. These are measurements, not results: they vary
-/// from run to run, and every name holding "time" marks a statistic the rank-count and
+/// from run to run, and a name holding "time" (or "wall") marks a statistic the rank-count and
 /// determinism comparisons leave aside. Nothing is added for an empty list (an engine that does
 /// not time its policy).
 void AddOptimizeStatistics(const std::vector<double>& seconds,
