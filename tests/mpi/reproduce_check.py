@@ -375,8 +375,7 @@ if paper == "sia":
     cells = figure_rows("sia_table3")
     assert cells, "empty Table 3 figure"
     for r in cells:
-        family = next(k for k, v in families.items() if v == r["family"])
-        ts = [t for t in table3 if t["trace_folder"] == family]
+        ts = [t for t in table3 if t["trace_folder"] == r["family"]]  # the workloads' folder
         scale = 1.0 if r["metric"] == "gpu_hours_per_job" else 1 / 3600
         expect(r["adaptsim"], mean_of(ts, registry[r["policy"]], r["metric"]) * scale, "table 3")
     # The report's Table 3 section: a row per (trace family, policy) of the sweep.
