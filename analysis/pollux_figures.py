@@ -77,8 +77,11 @@ def p_of(options_json):
 
 
 def gpu_hours_per_job(summary):
-    """GPU-hours per job of each task (labels.toml [[figure_metric]] gpu_hours_per_job):
-    utilization (mean over GPUs of busy time / makespan) x GPUs x makespan, in hours, per job."""
+    """GPU-hours per job of each task: the summary metric `gpu_hours_per_job` (results files of
+    schema version 5 on); older files lack it, and it is derived as it was before: utilization
+    (mean over GPUs of busy time / makespan) x GPUs x makespan, in hours, per job."""
+    if "gpu_hours_per_job" in summary:
+        return summary.gpu_hours_per_job
     return summary.utilization * summary.num_gpus * summary.makespan_s / 3600 / summary.num_jobs
 
 

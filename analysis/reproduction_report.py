@@ -1,17 +1,17 @@
 #!/usr/bin/python3
-"""Figures and reproduction report of `adaptsim reproduce shockwave|pollux|gavel` (docs/reproduction.md).
+"""Figures and reproduction report of `adaptsim reproduce shockwave|pollux|gavel|sia` (docs/reproduction.md).
 
-  /usr/bin/python3 analysis/reproduction_report.py shockwave|pollux|gavel --results DIR
+  /usr/bin/python3 analysis/reproduction_report.py shockwave|pollux|gavel|sia --results DIR
       [--paper-numbers experiments/paper_numbers.toml] [--data ../shared/data] [--adaptsim PATH]
 
 Reads the sweeps' results files DIR/<sweep>.h5 (those that exist), draws the paper's figures into
 DIR/figures/ (analysis/figures.py, analysis/pollux_figures.py,
-analysis/heterogeneous_figures.py) and writes DIR/reproduction.md and
+analysis/heterogeneous_figures.py, analysis/sia_figures.py) and writes DIR/reproduction.md and
 DIR/reproduction.csv: for every number the paper, its artifact or its reference runs state, the
 stated value, adaptsim's value, their ratio, and whether adaptsim lands on the paper's side
 (check "direction": same side of the pivot; "within": inside the relative tolerance;
 "within_points": inside the absolute tolerance; "at_least": adaptsim's value at least the
-stated one, for a claim such as "more than 70 % lower"). A number whose sweep has not run is listed as
+stated one, for a claim such as "more than 70 % lower"; "at_most": at most the stated one). A number whose sweep has not run is listed as
 "not run" and not counted. Every adaptsim value is computed here from the results files only;
 the reference runs' metrics, the figures' numbers and every name come from `adaptsim report`
 (analysis/adaptsim_tables.py; `adaptsim reproduce` passes its own binary as --adaptsim) and
@@ -36,11 +36,14 @@ import adaptsim_tables  # noqa: E402
 import figures  # noqa: E402
 import heterogeneous_figures  # noqa: E402
 import pollux_figures  # noqa: E402
+import sia_figures  # noqa: E402
+from results_columns import pooled_p99, summary, with_metric  # noqa: E402
 
 SWEEPS = {
     "shockwave": ["canonical", "pollux_canonical", "scale", "planning_window"],
     "pollux": ["pollux_jobload", "pollux_interval", "pollux_realistic", "pollux_fairness"],
     "gavel": ["heterogeneous", "gavel_job_rate"],
+    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime"],
 }
 # Sweeps beyond the paper's evaluation (`adaptsim reproduce --only NAME`): listed and drawn when
 # their results file exists, otherwise left out.
@@ -48,11 +51,13 @@ OPTIONAL_SWEEPS = {
     "shockwave": ["pollux_scale"],
     "pollux": [],
     "gavel": [],
+    "sia": [],
 }
 TITLES = {
     "shockwave": "Shockwave (NSDI'23)",
     "pollux": "Pollux (OSDI'21)",
     "gavel": "Gavel (OSDI'20): heterogeneous clusters",
+    "sia": "Sia (SOSP'23)",
 }
 SECTION_TITLES = {
     "paper": "Claims of the paper and its artifact",
@@ -65,22 +70,14 @@ CSV_COLUMNS = ["section", "id", "what", "source", "paper", "adaptsim", "ratio", 
                "lands", "counted", "sweep", "selection"]
 
 
-def summary(path):
-    """/summary of a results file (every status) with load and interval columns."""
-    with h5py.File(path, "r") as f:
-        g = f["summary"]
-        df = pd.DataFrame({k: (g[k].asstr()[:] if g[k].dtype.kind == "O" else g[k][:])
-                           for k in g})
-        meta = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f["meta"].attrs.items()}
-    df["load"] = df.trace.map(pollux_figures.load_of)
-    df["interval_s"] = df.policy_options.map(pollux_figures.interval_of)
-    df["workload"] = df.trace.map(lambda t: os.path.splitext(os.path.basename(t))[0])
-    return df, meta
-
-
 def select(df, number):
-    """The ok tasks a paper number refers to (load, interval_s, workloads filters)."""
-    d = df[df.status == "ok"]
+    """The tasks a paper number refers to: status (`statuses`, default ok), load, interval_s,
+    workloads, trace_folder and cluster filters."""
+    d = df[df.status.isin(number.get("statuses", ["ok"]))]
+    if "trace_folder" in number:
+        d = d[d.trace_folder == number["trace_folder"]]
+    if "cluster" in number:
+        d = d[d.cluster == number["cluster"]]
     if "load" in number:
         d = d[d.load == float(number["load"])]
     if "interval_s" in number:
@@ -90,18 +87,26 @@ def select(df, number):
     return d
 
 
-def policy_mean(d, policy, metric):
+def policy_mean(d, policy, metric, path=None):
+    """Mean of `metric` over the tasks of `policy` in `d`; for "p99_jct_pooled_s" the pooled p99
+    of their jobs (read from `path`)."""
+    if metric == "p99_jct_pooled_s":
+        return pooled_p99(path, d.task_id[d.policy == policy])
     values = d[d.policy == policy][metric]
     return float(values.mean()) if len(values) else math.nan
 
 
-def adaptsim_value(df, number):
-    """adaptsim's value of a [[number]] and the number of tasks it used."""
+def adaptsim_value(df, number, path=None):
+    """adaptsim's value of a [[number]] and the number of tasks it used (`path`: the results
+    file, for the metrics read from its tasks)."""
+    if "metric" in number and path is not None:
+        df = with_metric(df, path, number["metric"])
     d = select(df, number)
     kind = number["kind"]
     if kind == "ratio_mean":
-        against = policy_mean(d, number["against"], number["metric"])
-        ratios = [policy_mean(d, p, number["metric"]) / against for p in number["policies"]]
+        against = policy_mean(d, number["against"], number["metric"], path)
+        ratios = [policy_mean(d, p, number["metric"], path) / against
+                  for p in number["policies"]]
         used = d[d.policy.isin(number["policies"] + [number["against"]])]
         return float(np.mean(ratios)), len(used)
     if kind == "ratio_max":
@@ -122,7 +127,7 @@ def adaptsim_value(df, number):
         used = d[d.policy.isin([number["policy"]] + against)]
         return value, len(used)
     if kind == "mean":
-        value = policy_mean(d, number["policy"], number["metric"])
+        value = policy_mean(d, number["policy"], number["metric"], path)
         if number.get("unit") == "h":
             value /= 3600
         return value, int((d.policy == number["policy"]).sum())
@@ -140,6 +145,8 @@ def lands(check, paper, ours, pivot=None, tolerance=None):
         return abs(ours - paper) <= tolerance
     if check == "at_least":
         return ours >= paper
+    if check == "at_most":
+        return ours <= paper
     raise SystemExit(f"paper numbers: unknown check {check!r}")
 
 
@@ -236,7 +243,7 @@ def number_rows(numbers, paper, results):
             missing.append(f"{n['id']} (sweep {n['sweep']} not run)")
             continue
         df, _ = summary(path)
-        ours, used = adaptsim_value(df, n)
+        ours, used = adaptsim_value(df, n, path)
         expected = int(n.get("tasks", 0))
         if not math.isfinite(ours):
             missing.append(f"{n['id']}: no ok task of the selection in {n['sweep']}.h5")
@@ -257,7 +264,7 @@ def fmt(value):
     return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
 
 
-def write_report(paper, results, rows, notes, sweeps, written, out_md):
+def write_report(paper, results, rows, notes, sweeps, written, out_md, extra_sections=()):
     counted = [r for r in rows if r["counted"]]
     landed = sum(1 for r in counted if r["lands"])
     lines = [f"# Reproduction of {TITLES[paper]} with adaptsim", ""]
@@ -277,6 +284,7 @@ def write_report(paper, results, rows, notes, sweeps, written, out_md):
             lines.append(f"| {name} | {info['tasks']} | {info['ok']} | {info['bad']} | "
                          f"{info['created']} | {info['git']} |")
     lines.append("")
+    lines += list(extra_sections)
     sections = []
     for r in sorted(rows, key=lambda r: r["section"] == "partial"):
         if r["section"] not in sections:
@@ -357,11 +365,63 @@ def draw(paper, results, data, numbers_path, adaptsim=None):
         if path("heterogeneous") or path("gavel_job_rate"):
             written += heterogeneous_figures.draw_all(path("heterogeneous"),
                                                       path("gavel_job_rate"), out)
+    elif paper == "sia":
+        written += sia_figures.draw_all(path("sia_table3"), path("sia_arrival_rate"),
+                                        path("sia_policy_runtime"), out, numbers_path)
     else:
         files = [p for p in (path(name) for name in SWEEPS["pollux"]) if p]
         if files:
             written += pollux_figures.draw_all(files, out, numbers_path)
     return written
+
+
+def sia_table3_section(results, numbers_path):
+    """Sia's Table 3 as the paper prints it, each cell "paper / adaptsim" (adaptsim: this folder's
+    sia_table3.h5, the artifact's definitions; docs/reproduction.md "Sia"). [] without results."""
+    path = os.path.join(results, "sia_table3.h5")
+    if not os.path.exists(path):
+        return []
+    rows = sia_figures.table3_rows(path)
+    if len(rows) == 0:
+        return []
+    within = sia_figures.paper_table3(numbers_path)
+    reported = sia_figures.paper_reported(numbers_path)
+
+    def cell(paper, paper_std, ours, ours_std, digits=1):
+        left = "–" if not math.isfinite(paper) else (
+            f"{paper:.{digits}f}" + (f" ± {paper_std:.{digits}f}" if math.isfinite(paper_std)
+                                     else ""))
+        right = "–" if not math.isfinite(ours) else (
+            f"{ours:.{digits}f}" + (f" ± {ours_std:.{digits}f}" if math.isfinite(ours_std)
+                                    else ""))
+        return f"{left} / **{right}**"
+
+    lines = ["## Table 3 (heterogeneous 64-GPU cluster): paper / **adaptsim**", "",
+             "Mean ± std over the workloads (adaptsim: population std of the tasks' values); "
+             "p99 pooled over the workloads' jobs; contention = jobs submitted and not finished, "
+             "mean per round averaged over the workloads (max over all rounds). Times in hours.",
+             "", "| trace | policy | workloads | avg JCT | p99 JCT | makespan | GPU h / job | "
+             "mean (max) contention |", "|---|---|---:|---|---|---|---|---|"]
+    for r in rows.itertuples():
+        key = (r.family, r.policy)
+        rep = reported.get(key, {})
+
+        def pw(metric):
+            return within.get((r.family, r.policy, metric), (math.nan, math.nan))
+        hours = [v / 3600 for v in pw("mean_jct_s")], \
+            [v / 3600 for v in pw("makespan_from_first_submission_s")]
+        avg, mk, gh = hours[0], hours[1], pw("gpu_hours_per_job")
+        contention = (f"{rep['mean_contention']:g} ({rep['max_contention']:g})" if rep else "–")
+        cells = [sia_figures.FAMILIES[r.family], sia_figures.name(r.policy), str(r.tasks),
+                 cell(avg[0], avg[1], r.mean_jct_s / 3600, r.mean_jct_s_std / 3600),
+                 cell(rep.get("p99_jct_h", math.nan), math.nan, r.p99_jct_pooled_s / 3600,
+                      math.nan),
+                 cell(mk[0], mk[1], r.makespan_from_first_submission_s / 3600,
+                      r.makespan_from_first_submission_s_std / 3600),
+                 cell(gh[0], gh[1], r.gpu_hours_per_job, r.gpu_hours_per_job_std),
+                 f"{contention} / **{r.mean_contention:.1f} ({r.max_contention})**"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def main(argv=None):
@@ -391,7 +451,7 @@ def main(argv=None):
         extra, note = artifact_rows(spec["artifact"], args.data, args.results)
         for r in extra:
             r["check_text"] = f"within ±{st.number(100 * spec['artifact']['tolerance'])} %"
-    else:  # gavel: its paper's claims only (no reference runs of the LP policies exist)
+    else:  # gavel, sia: their papers' claims only (no reference runs of these policies exist)
         extra, note = [], None
     if note:
         notes.append(note)
@@ -402,7 +462,8 @@ def main(argv=None):
         r["check_text"] = ("same side of " + st.number(n["pivot"]) if n["check"] == "direction"
                            else f"within ±{st.number(100 * n['tolerance'])} %"
                            if n["check"] == "within" else f"≥ {st.number(n['value'])}"
-                           if n["check"] == "at_least" else f"within ±{st.number(n['tolerance'])}")
+                           if n["check"] == "at_least" else f"≤ {st.number(n['value'])}"
+                           if n["check"] == "at_most" else f"within ±{st.number(n['tolerance'])}")
     rows = paper_rows + extra
     notes += missing
     if args.paper == "gavel":
@@ -412,9 +473,14 @@ def main(argv=None):
         notes.append("scale study and planning window: the paper states no numbers for them in "
                      "the artifact; compare the figures with the paper's Fig. 9 and its "
                      "planning-window discussion")
+    if args.paper == "sia":
+        notes.append("policy runtime (Fig. 9): measured thread CPU time per optimisation over "
+                     "each task's first rounds (the tasks stop at the sweep's round budget, "
+                     "status timeout); figures/sia_policy_runtime.csv holds every value")
     sweeps = sweep_info(args.results, args.paper)
+    sections = sia_table3_section(args.results, args.paper_numbers) if args.paper == "sia" else []
     landed, total = write_report(args.paper, args.results, rows, notes, sweeps, written,
-                                 os.path.join(args.results, "reproduction.md"))
+                                 os.path.join(args.results, "reproduction.md"), sections)
     pd.DataFrame(rows, columns=CSV_COLUMNS + ["check_text"])[CSV_COLUMNS].to_csv(
         os.path.join(args.results, "reproduction.csv"), index=False, float_format="%.17g")
     print(f"{args.results}/reproduction.md: {landed} of {total} numbers land on the paper's side; "

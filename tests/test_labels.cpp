@@ -129,14 +129,14 @@ TEST(Labels, MetricsAndRhoAreResultFields) {
   EXPECT_TRUE(labels.metrics[0].hours);
   EXPECT_FALSE(labels.metrics[2].hours);
   EXPECT_EQ(labels.rho_column, "ftf_rho");  // the static ρ, as the Shockwave paper's figures
-  // The fairness-knob figure's extra panels (one summary metric, one derived quantity), then the
-  // heterogeneous figure's summary metrics.
+  // The fairness-knob figure's extra panels (summary metrics; GPU-hours per job is one since
+  // schema version 5), then the heterogeneous figure's summary metrics.
   ASSERT_EQ(labels.figure_metrics.size(), 4u);
   EXPECT_EQ(labels.figure_metrics[0].name, "p99_jct_s");
   EXPECT_TRUE(labels.figure_metrics[0].hours);
   EXPECT_TRUE(labels.figure_metrics[0].derived.empty());
   EXPECT_EQ(labels.figure_metrics[1].name, "gpu_hours_per_job");
-  EXPECT_FALSE(labels.figure_metrics[1].derived.empty());
+  EXPECT_TRUE(labels.figure_metrics[1].derived.empty());
   EXPECT_EQ(labels.figure_metrics[2].name, "utilization");
   EXPECT_EQ(labels.figure_metrics[3].name, "worst_ftf_rho_type_weighted");
   EXPECT_TRUE(labels.figure_metrics[3].derived.empty());
@@ -194,8 +194,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "not a summary metric"},
         BadLabels{"figure_metric", "name = \"p99_jct_s\"", "name = \"p99_jct\"",
                   "figure_metric[0].name", "needs `derived`"},
-        BadLabels{"derived_metric", "name = \"gpu_hours_per_job\"", "name = \"utilization\"",
-                  "figure_metric[1].derived", "is a summary metric"},
+        BadLabels{"derived_metric", "name = \"p99_jct_s\"",
+                  "name = \"p99_jct_s\"\nderived = \"a formula\"", "figure_metric[0].derived",
+                  "is a summary metric"},
         BadLabels{"hours", "axis = \"worst FTF ρ\"", "axis = \"worst FTF ρ\"\nhours = true",
                   "metric[2].hours", "not in seconds"},
         BadLabels{"rho", "column = \"ftf_rho\"", "column = \"outcome\"", "rho.column",

@@ -2,6 +2,8 @@
 // `scheduler/reproduce/aggregate_result.py`).
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "adaptsim/python_round.hpp"
@@ -58,6 +60,16 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus);
 /// `ftf_rho_type_weighted`, `result.gpu_types` and `result.summary`. Called once per task
 /// (RunTask), after the engine has run.
 void ComputeMetrics(SimulationResult& result, int num_gpus);
+
+/// The policy runtime statistics of a run (docs/sia.md §6, "Policy runtime") into `statistics`,
+/// from `seconds`, the thread CPU time of each optimisation: `optimize_calls` (deterministic) and
+/// the median, 95th percentile (Percentile), mean and largest time per call,
+/// `optimize_cpu_time_{median,p95,mean,max}_s`. These are measurements, not results: they vary
+/// from run to run, and a name holding "time" (or "wall") marks a statistic the rank-count and
+/// determinism comparisons leave aside. Nothing is added for an empty list (an engine that does
+/// not time its policy).
+void AddOptimizeStatistics(const std::vector<double>& seconds,
+                           std::map<std::string, double>& statistics);
 
 /// Percentile with linear interpolation between order statistics (numpy's default); q in [0, 100].
 double Percentile(std::vector<double> values, double q);

@@ -1,7 +1,9 @@
-// `adaptsim reproduce shockwave|pollux|gavel`: the sweeps of a paper's evaluation, run one after
-// the other on one MPI job, then its figures and the reproduction report (docs/reproduction.md).
+// `adaptsim reproduce shockwave|pollux|gavel|sia`: the sweeps of a paper's evaluation, run one
+// after the other on one MPI job, then its figures and the reproduction report
+// (docs/reproduction.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,16 +19,22 @@ struct ReproductionSweep {
   /// Not part of the paper's evaluation (an extension that costs hours): runs only when named by
   /// `ReproduceOptions::only`; the report uses its results when they exist.
   bool optional = false;
+  /// The sweep's own simulated-round budget per task (0 = none): its tasks stop after that many
+  /// rounds with status "timeout", as with `--task-timeout-rounds` (a smaller command-line budget
+  /// wins). For a sweep that measures the policy's runtime rather than the schedule (Sia's
+  /// Fig. 9, docs/reproduction.md).
+  std::int64_t round_budget = 0;
 };
 
-/// The papers `adaptsim reproduce` knows, in `--help` order: "shockwave", "pollux", "gavel".
+/// The papers `adaptsim reproduce` knows, in `--help` order: "shockwave", "pollux", "gavel",
+/// "sia".
 const std::vector<std::string>& ReproduciblePapers();
 
 /// The sweeps of `paper` in run order. Throws InputError for an unknown paper.
 const std::vector<ReproductionSweep>& ReproductionSweeps(const std::string& paper);
 
 struct ReproduceOptions {
-  std::string paper;                        ///< "shockwave", "pollux" or "gavel"
+  std::string paper;                        ///< "shockwave", "pollux", "gavel" or "sia"
   std::string out_dir;                      ///< results, figures, reproduction.md
   std::string experiments_dir;              ///< the sweep spec files
   std::string paper_numbers;                ///< "" = <experiments_dir>/paper_numbers.toml

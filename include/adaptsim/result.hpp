@@ -117,6 +117,16 @@ struct SummaryMetrics {
   int num_failed_jobs = 0;
   double mean_ftf_rho_type_weighted = 0.0;   ///< mean of JobResult::ftf_rho_type_weighted
   double worst_ftf_rho_type_weighted = 0.0;  ///< max of JobResult::ftf_rho_type_weighted
+  /// Contention: the mean and the largest, over the rounds, of RoundResult::active_jobs (jobs
+  /// submitted and not finished, running or queued; every round, including those with no active
+  /// job). Sia's Table 3 "mean (max) contention" (SOSP'23 §5.2; siasosp23/artifacts@aaf7a0d:
+  /// sia-simulator/utils/print_run_stats.py:158-171, per workload). 0 without rounds.
+  double mean_contention = 0.0;
+  int max_contention = 0;
+  /// GPU-hours in use per job: Σ over GPUs of their busy time / 3600 / jobs of the trace (Sia's
+  /// Table 3 "GPU h / job", `sia-simulator/utils/print_run_stats.py:195-223`: the allocated
+  /// GPUs' time, restart delays included).
+  double gpu_hours_per_job = 0.0;
 };
 
 /// The rounds a job spent in the cluster under the round engine: the indices [admitted_round,
@@ -160,6 +170,10 @@ struct SimulationResult {
   /// simulated (ProductionInputStatistics, docs/production.md); empty for trace and workload files.
   std::map<std::string, std::int64_t> input_statistics;
   double wall_time_s = 0.0;  ///< measured, informational only
+  /// Measured, informational: the thread CPU time, s, of each of the policy's optimisations
+  /// (interval engine: each IntervalPolicy::Optimize call). Neither stored nor sent: ComputeMetrics
+  /// summarises it into policy_statistics (`optimize_cpu_time_*_s`, docs/sia.md §6).
+  std::vector<double> optimize_cpu_time_s;
 };
 
 }  // namespace adaptsim

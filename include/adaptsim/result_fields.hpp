@@ -40,6 +40,9 @@ void VisitMetricFields(M& m, V&& visit) {
   visit("utilization", "1", m.utilization);
   visit("lease_extension_percent", "percent", m.lease_extension_percent);
   visit("restarts_per_job", "1", m.restarts_per_job);
+  visit("mean_contention", "count", m.mean_contention);
+  visit("max_contention", "count", m.max_contention);
+  visit("gpu_hours_per_job", "GPU-h", m.gpu_hours_per_job);
   visit("num_rounds", "count", m.num_rounds);
   visit("num_jobs", "count", m.num_jobs);
   visit("num_deadline_completions", "count", m.num_deadline_completions);

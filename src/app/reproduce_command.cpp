@@ -1,5 +1,5 @@
-// `adaptsim reproduce shockwave|pollux|gavel`: a paper's evaluation in one command (the logic is in
-// src/sweep/reproduce.cpp; docs/reproduction.md).
+// `adaptsim reproduce shockwave|pollux|gavel|sia`: a paper's evaluation in one command (the logic
+// is in src/sweep/reproduce.cpp; docs/reproduction.md).
 #include <memory>
 
 #include "adaptsim/reproduce.hpp"
@@ -32,10 +32,12 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       "Run a paper's evaluation (its sweeps, under MPI like `sweep`), draw its figures and "
       "write OUT/reproduction.md: shockwave (NSDI'23: canonical, scale, planning window), pollux "
       "(OSDI'21: job load, interval, realistic, fairness), gavel (OSDI'20: job-rate study, "
-      "heterogeneous clusters incl. Shockwave on mixed GPUs)");
+      "heterogeneous clusters incl. Shockwave on mixed GPUs), sia (SOSP'23: Table 3, Fig. 7 "
+      "arrival rate, Fig. 9 policy runtime)");
   cmd->footer(
       "Examples:\n  mpirun -n 3 adaptsim reproduce shockwave --out results/reproduce-shockwave\n"
       "  mpirun -n 3 adaptsim reproduce gavel --only gavel_job_rate\n"
+      "  mpirun -n 3 adaptsim reproduce sia --only sia_table3\n"
       "reproduction.md sets every number the paper, its artifact or its reference runs state "
       "beside adaptsim's, with their ratio and whether adaptsim lands on the paper's side. "
       "OUT gets one results file per sweep (<sweep>.h5 and its shards), figures/ (PDF and PNG, "
@@ -46,7 +48,7 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       "Sweeps:" +
       SweepList());
   cmd->add_option("paper", options->paper,
-                  "shockwave, pollux or gavel (the sweeps each runs are listed below)")
+                  "shockwave, pollux, gavel or sia (the sweeps each runs are listed below)")
       ->required()
       ->check(CLI::IsMember(ReproduciblePapers()));
   cmd->add_option("--out", options->out_dir, "Output folder (default results/reproduce-<paper>)");

@@ -1,6 +1,8 @@
 // The interval engine (docs/pollux.md §4.4; A:simulator/simulator.py:100-271).
 #include "adaptsim/interval_simulator.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -217,6 +219,13 @@ class IntervalEngine {
   SimulationResult result_;
 };
 
+/// CPU time of the calling thread, s (what the machine's other load does not inflate).
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 IntervalJobView IntervalEngine::View(const JobState& job) const {
   IntervalJobView view;
   view.index = job.index;
@@ -359,7 +368,9 @@ void IntervalEngine::Decide() {
     cluster.jobs.push_back(View(job));
   }
   if (cluster.jobs.empty()) return;
+  const double cpu_start_s = ThreadCpuSeconds();
   const IntervalDecision decision = policy_.Optimize(cluster);
+  result_.optimize_cpu_time_s.push_back(ThreadCpuSeconds() - cpu_start_s);
   CheckIntervalDecision(decision, cluster);  // an allocation the engine cannot honour
   for (JobState& job : jobs_) {
     auto it = decision.allocations.find(job.index);

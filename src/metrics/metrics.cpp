@@ -111,6 +111,18 @@ std::vector<GpuTypeResult> DeriveGpuTypeMetrics(const SimulationResult& result, 
   return types;
 }
 
+/// Contention (Sia SOSP'23 Table 3; `sia-simulator/utils/print_run_stats.py:158-171`): the mean
+/// and the largest number of active jobs over every round.
+void FillContentionMetrics(const std::vector<RoundResult>& rounds, SummaryMetrics& summary) {
+  if (rounds.empty()) return;
+  double sum = 0.0;
+  for (const RoundResult& round : rounds) {
+    sum += round.active_jobs;
+    summary.max_contention = std::max(summary.max_contention, round.active_jobs);
+  }
+  summary.mean_contention = sum / static_cast<double>(rounds.size());
+}
+
 }  // namespace
 
 void FillFairnessMetrics(const std::vector<double>& rhos, SummaryMetrics& summary) {
@@ -173,6 +185,7 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
   summary.num_rounds = static_cast<int>(result.rounds.size());
   summary.restarts_per_job =
       num_trace_jobs > 0 ? static_cast<double>(restarts) / num_trace_jobs : 0.0;
+  FillContentionMetrics(result.rounds, summary);
   FillJctMetrics(jcts, summary);
   FillFairnessMetrics(rhos, summary);
   if (!weighted_rhos.empty()) {
@@ -190,6 +203,9 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
   }
   summary.utilization =
       result.gpu_busy_time_s.empty() ? 0.0 : utilization_sum / result.gpu_busy_time_s.size();
+  double busy_sum_s = 0.0;
+  for (double busy_s : result.gpu_busy_time_s) busy_sum_s += busy_s;
+  summary.gpu_hours_per_job = num_trace_jobs > 0 ? busy_sum_s / 3600.0 / num_trace_jobs : 0.0;
   summary.lease_extension_percent =
       result.lease_extension_opportunities > 0
           ? 100.0 * static_cast<double>(result.lease_extensions) /
@@ -208,6 +224,19 @@ void ComputeMetrics(SimulationResult& result, int num_gpus) {
   }
   result.summary = metrics.summary;
   result.gpu_types = std::move(metrics.gpu_types);
+  AddOptimizeStatistics(result.optimize_cpu_time_s, result.policy_statistics);
+}
+
+void AddOptimizeStatistics(const std::vector<double>& seconds,
+                           std::map<std::string, double>& statistics) {
+  if (seconds.empty()) return;
+  double sum = 0.0;
+  for (double s : seconds) sum += s;
+  statistics["optimize_calls"] = static_cast<double>(seconds.size());
+  statistics["optimize_cpu_time_median_s"] = Percentile(seconds, 50.0);
+  statistics["optimize_cpu_time_p95_s"] = Percentile(seconds, 95.0);
+  statistics["optimize_cpu_time_mean_s"] = sum / static_cast<double>(seconds.size());
+  statistics["optimize_cpu_time_max_s"] = *std::max_element(seconds.begin(), seconds.end());
 }
 
 }  // namespace adaptsim

@@ -19,19 +19,26 @@
 
 namespace adaptsim::store {
 
-/// Whether a column of /summary, of a task's summary attributes or of its jobs table was added in
-/// schema_version 4 (docs/results-format.md, "Versions"): a file of an older version lacks it, and
-/// its readers leave the field at its default (the summary's `cluster`: num_gpus in decimal).
-inline bool AddedInVersion4(std::string_view column) {
-  return column == "cluster" || column == "mean_ftf_rho_type_weighted" ||
-         column == "worst_ftf_rho_type_weighted" || column == "ftf_rho_type_weighted";
+/// The schema_version that added a column of /summary, of a task's summary attributes or of its
+/// jobs table (docs/results-format.md, "Versions"), 0 for the columns of versions 2 and 3: a file
+/// of an older version lacks it, and its readers leave the field at its default (the summary's
+/// `cluster`: num_gpus in decimal).
+inline int AddedInVersion(std::string_view column) {
+  if (column == "cluster" || column == "mean_ftf_rho_type_weighted" ||
+      column == "worst_ftf_rho_type_weighted" || column == "ftf_rho_type_weighted") {
+    return 4;
+  }
+  if (column == "mean_contention" || column == "max_contention" || column == "gpu_hours_per_job") {
+    return 5;
+  }
+  return 0;
 }
 
 /// `visit` restricted to the columns a file of `schema_version` holds.
 template <typename V>
 auto ColumnsOfVersion(std::int64_t schema_version, V& visit) {
   return [schema_version, &visit](const char* name, const char* units, auto& field) {
-    if (schema_version < 4 && AddedInVersion4(name)) return;
+    if (schema_version < AddedInVersion(name)) return;
     visit(name, units, field);
   };
 }

@@ -66,7 +66,17 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
         {"pollux_realistic", "pollux_realistic.toml",
          "realistic job configurations: 8 workloads x Pollux, Optimus+Oracle, Tiresias"},
         {"pollux_fairness", "pollux_fairness.toml",
-         "fairness knob: 8 workloads x load 1/2 x p = 1 to -10, Pollux"}}}};
+         "fairness knob: 8 workloads x load 1/2 x p = 1 to -10, Pollux"}}},
+      {"sia",
+       {{"sia_table3", "sia_table3.toml",
+         "Table 3: Philly (8), Helios (10) and newTrace (10) workloads x Sia, Pollux, Gavel+TJ "
+         "on the 64-GPU mixed cluster (aws=6,rtx=3,dgx-ext=2)"},
+        {"sia_arrival_rate", "sia_arrival_rate.toml",
+         "Fig. 7: average JCT against arrival rate, 10-50 jobs/h x 10 workloads, Sia and Pollux"},
+        {"sia_policy_runtime", "sia_policy_runtime.toml",
+         "Fig. 9: policy runtime per optimisation on 64 to 2,048 GPUs (the first 30 rounds of "
+         "each scaled workload), Sia and Pollux",
+         /*optional=*/false, /*round_budget=*/30}}}};
   return kPapers;
 }
 
@@ -99,6 +109,10 @@ SweepCommandOptions SweepOptions(const ReproduceOptions& options, const Reproduc
   SweepCommandOptions sweep_options = options.sweep;
   sweep_options.spec_path = (fs::path(options.experiments_dir) / sweep.spec_file).string();
   sweep_options.out_path = (fs::path(options.out_dir) / (sweep.name + ".h5")).string();
+  if (sweep.round_budget > 0 && (sweep_options.task_timeout_rounds == 0 ||
+                                 sweep_options.task_timeout_rounds > sweep.round_budget)) {
+    sweep_options.task_timeout_rounds = sweep.round_budget;
+  }
   return sweep_options;
 }
 
@@ -182,7 +196,7 @@ int Report(const ReproduceOptions& options) {
 }  // namespace
 
 const std::vector<std::string>& ReproduciblePapers() {
-  static const std::vector<std::string> kNames = {"shockwave", "pollux", "gavel"};
+  static const std::vector<std::string> kNames = {"shockwave", "pollux", "gavel", "sia"};
   return kNames;
 }
 
@@ -190,7 +204,7 @@ const std::vector<ReproductionSweep>& ReproductionSweeps(const std::string& pape
   auto found = Papers().find(paper);
   if (found == Papers().end()) {
     throw InputError("command line", 0, "paper",
-                     "unknown paper '" + paper + "' (shockwave, pollux or gavel)");
+                     "unknown paper '" + paper + "' (shockwave, pollux, gavel or sia)");
   }
   return found->second;
 }

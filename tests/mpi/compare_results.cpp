@@ -72,8 +72,12 @@ std::string Dump(const SummaryRow& row, const adaptsim::StoredTask& task) {
     out << '\n';
   }
   for (const auto& [name, value] : r.policy_statistics) {
-    // Measured solver times are informational and may differ between runs.
-    if (name.find("time") == std::string::npos) out << "statistic " << name << ' ' << value << '\n';
+    // Measured times (solver times, `optimize_cpu_time_*_s`, Pollux's `pollux_ga_wall_s` and
+    // `pollux_fit_wall_s`) are informational and differ between runs: every such statistic has
+    // "time" or "wall" in its name.
+    const bool measured =
+        name.find("time") != std::string::npos || name.find("wall") != std::string::npos;
+    if (!measured) out << "statistic " << name << ' ' << value << '\n';
   }
   for (const auto& [name, value] : r.input_statistics)
     out << "input " << name << ' ' << value << '\n';
