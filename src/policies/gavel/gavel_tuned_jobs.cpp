@@ -19,7 +19,6 @@ namespace adaptsim {
 
 namespace {
 
-constexpr double kEps = 1e-8;                   // the reference's ceil(x − 1e-8)
 constexpr double kOutOfReachThroughput = 1e-1;  // gavel.py:520-522
 
 // numpy's ndarray.round(decimals=5): rint(x·1e5)/1e5, half to even.
