@@ -1,0 +1,119 @@
+// The round policies' view of a TunedJobs job (tuned_job_round_view.hpp; docs/sia.md §9).
+#include "tuned_job_round_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_goodput.hpp"
+#include "adaptsim/pollux_workload.hpp"
+
+namespace adaptsim {
+
+namespace {
+
+constexpr double kOutOfReachThroughput = 1e-1;  // gavel.py:520-522
+
+}  // namespace
+
+int GavelLargestConfigurationGpus(int gpus_per_node, int num_nodes) {
+  if (gpus_per_node == 4) return std::min(num_nodes, 16) * 4;  // CONFIGS_4GPU, gavel.py:10-11
+  if (gpus_per_node == 8) return std::min(num_nodes, 8) * 8;   // CONFIGS_8GPU, gavel.py:13-14
+  throw InputError("gavel_tj", 0, "cluster",
+                   "Gavel's configurations are defined for nodes of 4 or 8 GPUs, not " +
+                       std::to_string(gpus_per_node));
+}
+
+double GavelTunedJobThroughput(const PolluxApplication& app, int gpus_per_node, int num_nodes,
+                               int num_replicas, int batch_size, double slowdown) {
+  // gavel.py:517-522: the node size is the largest configuration's GPUs per node, g_t.
+  if (num_replicas > GavelLargestConfigurationGpus(gpus_per_node, num_nodes)) {
+    return kOutOfReachThroughput;
+  }
+  const int per_node = gpus_per_node == 4 ? 4 : 8;
+  const std::vector<int> placement = PackedPlacement(num_replicas, per_node);  // :523-525
+  // :527-533 is FixedBatch's rule except that s >= 1 whenever K = 1: FixedBatch with M0 = 0.
+  const models::GoodputChoice fixed = models::FixedBatch(
+      batch_size, num_replicas, /*init_batch_size=*/0, app.MaxLocalBszAt(placement));
+  const int accum_steps = fixed.accum_steps;
+  const int count = num_replicas * (accum_steps + 1);  // :534-536
+  const int atomic_bsz = std::min(fixed.atomic_bsz, app.max_batch_size() / count);
+  const StepTimes times = app.Throughput(placement, atomic_bsz);  // :539-541
+  const double throughput =
+      1.0 / (times.step_time_s + (times.step_time_s - times.sync_time_s) * accum_steps);
+  return throughput * (1.0 / slowdown);  // :545, slowdown_factor = 1/SLOWDOWN (cluster.py:498)
+}
+
+BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,
+                               const std::vector<int>& placement) {
+  const int num_replicas = std::accumulate(placement.begin(), placement.end(), 0);
+  const models::GoodputChoice fixed = models::FixedBatch(
+      batch_size, num_replicas, app.init_batch_size(), app.MaxLocalBszAt(placement));
+  BatchConfig batch{fixed.atomic_bsz, fixed.accum_steps};
+  // job.py:375-382: the memory cap at K replicas, when K was profiled.
+  if (const int cap = app.MaxLocalBszAtReplicas(num_replicas); cap > 0) {
+    batch.atomic_bsz = std::min(batch.atomic_bsz, cap);
+  }
+  return batch;
+}
+
+double TunedJobTotalSteps(const PolluxApplication& app, int batch_size) {
+  return app.Iteration(batch_size, app.completion_epoch());
+}
+
+double TunedJobCurrentStep(const PolluxApplication& app, int batch_size, int epoch,
+                           double progress) {
+  const double previous = epoch > 0 ? app.Iteration(batch_size, epoch - 1) : 0.0;
+  const double next = app.Iteration(batch_size, epoch);
+  const double previous_progress = app.Progress(epoch);
+  const double next_progress = app.Progress(epoch + 1);
+  const double step = previous + (progress - previous_progress) /
+                                     (next_progress - previous_progress) * (next - previous);
+  return std::nearbyint(step);  // Python's round(): half to even
+}
+
+std::vector<double> TunedJobThroughputs(const IntervalJobView& job,
+                                        const std::vector<IntervalNodeGroup>& groups) {
+  std::vector<double> x;
+  for (std::size_t t = 0; t < groups.size(); ++t) {
+    x.push_back(GavelTunedJobThroughput(*job.apps_by_group[t], groups[t].gpus_per_node,
+                                        groups[t].num_nodes, job.spec->num_replicas,
+                                        job.spec->batch_size, job.slowdown));
+  }
+  return x;
+}
+
+void CheckTunedJobFits(const IntervalJobView& job, const std::vector<IntervalNodeGroup>& groups) {
+  int largest = 0;
+  for (const IntervalNodeGroup& group : groups) {
+    largest = std::max(largest, group.num_nodes * group.gpus_per_node);
+  }
+  if (largest < job.spec->num_replicas) {
+    throw InputError("workload", job.spec->line, "num_replicas",
+                     job.spec->name + " needs " + std::to_string(job.spec->num_replicas) +
+                         " GPUs; no GPU type of the cluster has that many");
+  }
+}
+
+TunedJobRoundView MakeTunedJobRoundView(const IntervalJobView& job, double round_s,
+                                        std::vector<double> throughputs) {
+  const PolluxApplication& app = *job.apps_by_group.front();  // cluster.py:489
+  const int batch_size = job.spec->batch_size;
+  TunedJobRoundView view;
+  view.scale_factor = job.spec->num_replicas;
+  view.throughputs = std::move(throughputs);
+  view.total_steps = TunedJobTotalSteps(app, batch_size);
+  // The engine's epoch reaches max_epochs only at completion; an active job is below it.
+  const int epoch = std::min(job.epoch, app.completion_epoch());
+  view.current_step = TunedJobCurrentStep(app, batch_size, epoch, job.progress);
+  view.remaining_steps = std::max(1.0, view.total_steps - view.current_step);
+  view.time_since_arrival_s = job.age_s;  // now − submission
+  view.prestart_overhead_s =
+      round_s - std::fmod(job.spec->submission_time_s, round_s) + job.restart_delay_s;
+  return view;
+}
+
+}  // namespace adaptsim

@@ -1,0 +1,111 @@
+// The round policies' view of a TunedJobs job (docs/sia.md §9,
+// src/policies/gavel/tuned_job_round_view.hpp): total, current and remaining iterations at the
+// fixed batch from the validation tables, time since arrival and pre-start overhead. Expected
+// values are read off `sia/traces/cifar10/validation-*.csv` by hand (rows quoted below).
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "adaptsim/error.hpp"
+#include "adaptsim/gpu_type_profiles.hpp"
+#include "adaptsim/interval_policy.hpp"
+#include "adaptsim/pollux_application.hpp"
+#include "adaptsim/pollux_workload.hpp"
+#include "policies/gavel/tuned_job_round_view.hpp"
+#include "test_support.hpp"
+
+namespace adaptsim {
+namespace {
+
+using testing::DataPath;
+
+// cifar10 has 100 epochs, so S = the iteration column's 100th row: 3178 at B = 2048, 5722 at
+// 1024, and at B = 1536 the interpolation between them, (512·3178 + 512·5722)/1024 = 4450
+// (`applications.py:184-194`).
+TEST(TunedJobRoundView, TotalStepsAreTheValidationTableAtTheBatch) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const PolluxApplication& app = apps.Get("cifar10", "aws");
+  EXPECT_EQ(TunedJobTotalSteps(app, 2048), 3178.0);
+  EXPECT_EQ(TunedJobTotalSteps(app, 1024), 5722.0);
+  EXPECT_DOUBLE_EQ(TunedJobTotalSteps(app, 1536), 4450.0);
+}
+
+// Progress P_1 = 390.714… (the smallest first-row progress, validation-256.csv), P_2 = 781.598…;
+// at B = 2048 the first two iteration rows are 112 and 215. Within epoch 0 the step is
+// P/P_1·112; within epoch 1 it is 112 + (P − P_1)/(P_2 − P_1)·103, rounded.
+TEST(TunedJobRoundView, CurrentStepInterpolatesWithinTheEpoch) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const PolluxApplication& app = apps.Get("cifar10", "aws");
+  const double p1 = app.Progress(1), p2 = app.Progress(2);
+  EXPECT_NEAR(p1, 390.71438596642224, 1e-9);
+  EXPECT_EQ(TunedJobCurrentStep(app, 2048, 0, 0.0), 0.0);
+  EXPECT_EQ(TunedJobCurrentStep(app, 2048, 0, 100.0), 29.0);  // 28.67
+  EXPECT_EQ(TunedJobCurrentStep(app, 2048, 1, p1), 112.0);
+  EXPECT_EQ(TunedJobCurrentStep(app, 2048, 1, p1 + 0.6 * (p2 - p1)), 174.0);  // 173.8
+  EXPECT_EQ(TunedJobCurrentStep(app, 2048, 1, p2), 215.0);
+}
+
+// The whole view of a job submitted at 1000 s, K = 4, B = 2048, 60 % into epoch 1, with a 25 s
+// restart delay, in 360 s rounds: o = 360 − (1000 mod 360) + 25 = 105 s; N = 3178 − 174.
+// At the end of the last epoch N is floored at 1 (`cluster.py:494-495`).
+TEST(TunedJobRoundView, ViewOfAJob) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const PolluxApplication& app = apps.Get("cifar10", "aws");
+  PolluxJobSpec spec;
+  spec.name = "cifar10-0";
+  spec.application = "cifar10";
+  spec.submission_time_s = 1000.0;
+  spec.num_replicas = 4;
+  spec.batch_size = 2048;
+  IntervalJobView job;
+  job.spec = &spec;
+  job.app = &app;
+  job.apps_by_group = {&app};
+  job.restart_delay_s = 25.0;
+  job.age_s = 500.0;
+  job.epoch = 1;
+  job.progress = app.Progress(1) + 0.6 * (app.Progress(2) - app.Progress(1));
+  const TunedJobRoundView view = MakeTunedJobRoundView(job, 360.0, {2.0, 3.0});
+  EXPECT_EQ(view.scale_factor, 4);
+  EXPECT_EQ(view.throughputs, (std::vector<double>{2.0, 3.0}));
+  EXPECT_EQ(view.total_steps, 3178.0);
+  EXPECT_EQ(view.current_step, 174.0);
+  EXPECT_EQ(view.remaining_steps, 3004.0);
+  EXPECT_EQ(view.time_since_arrival_s, 500.0);
+  EXPECT_DOUBLE_EQ(view.prestart_overhead_s, 105.0);
+
+  job.epoch = app.completion_epoch();
+  job.progress = app.Progress(app.max_epochs());
+  const TunedJobRoundView done = MakeTunedJobRoundView(job, 360.0, {2.0});
+  EXPECT_EQ(done.current_step, 3178.0);
+  EXPECT_EQ(done.remaining_steps, 1.0);
+}
+
+// X per node group is gavel_tj's throughput with each group's profile and node shape.
+TEST(TunedJobRoundView, ThroughputsPerGroupAreGavelsPrediction) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  PolluxJobSpec spec;
+  spec.num_replicas = 4;
+  spec.batch_size = 2048;
+  IntervalJobView job;
+  job.spec = &spec;
+  job.apps_by_group = {&apps.Get("cifar10", "aws"), &apps.Get("cifar10", "rtx")};
+  job.slowdown = 1.8;
+  const std::vector<IntervalNodeGroup> groups = {{"aws", 6, 4, 0, 0}, {"rtx", 3, 8, 6, 0}};
+  const std::vector<double> x = TunedJobThroughputs(job, groups);
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_NEAR(x[1], 3.124525667930045, 1e-12);  // docs/sia.md §8's check vector
+  EXPECT_EQ(x[0], GavelTunedJobThroughput(*job.apps_by_group[0], 4, 6, 4, 2048, 1.8));
+  // K larger than every group is refused, naming the workload field.
+  spec.num_replicas = 32;
+  EXPECT_THROW(CheckTunedJobFits(job, groups), InputError);
+  spec.num_replicas = 24;
+  EXPECT_NO_THROW(CheckTunedJobFits(job, groups));
+}
+
+}  // namespace
+}  // namespace adaptsim
