@@ -27,6 +27,7 @@
 #include "policies/gavel/max_min_fairness.hpp"
 #include "policies/gavel/max_sum_throughput.hpp"
 #include "policies/gavel/min_total_duration.hpp"
+#include "policies/gavel/themis_tuned_jobs.hpp"
 #include "policies/pollux/pollux.hpp"
 #include "policies/replay/replay.hpp"
 #include "policies/shockwave/shockwave_config.hpp"
@@ -253,6 +254,7 @@ const std::map<std::string, StructView>& Structs() {
       {"isolated", View<NoOptions>()},
       {"isolated_plus", View<NoOptions>()},
       {"gavel_tj", View<GavelTunedJobsOptions>()},
+      {"themis_tj", View<ThemisTunedJobsOptions>()},
   };
   return kStructs;
 }

@@ -90,7 +90,7 @@ TEST(Registry, IntervalPoliciesDoNotTakeTheEngineOptions) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 24);  // pollux, pollux_unaware, optimus, tiresias, sia, gavel_tj
+  EXPECT_EQ(checked, 28);  // pollux, pollux_unaware, optimus, tiresias, sia, gavel_tj, themis_tj
 }
 
 TEST(Registry, AnUndeclaredOptionIsRejectedNamingPolicyAndKey) {

@@ -11,6 +11,7 @@
 #include "max_min_fairness.hpp"
 #include "max_sum_throughput.hpp"
 #include "min_total_duration.hpp"
+#include "themis_tuned_jobs.hpp"
 
 namespace adaptsim {
 namespace {
@@ -102,6 +103,16 @@ std::vector<PolicyEntry> GavelFamilyPolicies() {
           [](const GavelTunedJobsOptions& options) {
             return PolicyInstance(
                 std::unique_ptr<IntervalPolicy>(std::make_unique<GavelTunedJobsPolicy>(options)));
+          }),
+      Declared<ThemisTunedJobsOptions>(
+          "themis_tj",
+          "Themis+TunedJobs as Sia runs it: finish-time-fairness program over GPU types, "
+          "time-shared in 360 s rounds, CSV num_replicas and batch_size; interval engine "
+          "(options round_s, face_point)",
+          kInterval,
+          [](const ThemisTunedJobsOptions& options) {
+            return PolicyInstance(
+                std::unique_ptr<IntervalPolicy>(std::make_unique<ThemisTunedJobsPolicy>(options)));
           }),
   };
 }
