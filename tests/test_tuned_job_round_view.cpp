@@ -107,5 +107,42 @@ TEST(TunedJobRoundView, ThroughputsPerGroupAreGavelsPrediction) {
   EXPECT_NO_THROW(CheckTunedJobFits(job, groups));
 }
 
+// Shockwave's iteration time (`shockwave.py:950-976`). On aws, K = 1 at B = 2048: local 2048,
+// aws's largest local batch 1024, so s = 1, m = 1024, the row (1, 1024) = (0.70209…, 0.00054…),
+// time = (step + (step − sync))·1.8. On dgx-ext at K = 4, B = 16384 the type's global m_max 4096
+// gives s = 0 and m = min(4096, 4096/4) = 1024, where Gavel's placement m_max 2051 gives s = 1 and
+// m = 4096/8 = 512: the two predictions differ only in that rule.
+TEST(TunedJobRoundView, ShockwaveIterationTimeUsesTheTypesGlobalLocalBatch) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const PolluxApplication& aws = apps.Get("cifar10", "aws");
+  const double step = 0.7020925283432007, sync = 0.0005468864023685456;
+  EXPECT_NEAR(ShockwaveTunedJobIterationTime(aws, 4, 6, 1, 2048, 1.8), (step + (step - sync)) * 1.8,
+              1e-12);
+  const PolluxApplication& dgx = apps.Get("cifar10", "dgx-ext");
+  const StepTimes at1024 = dgx.Throughput({4}, 1024);
+  EXPECT_NEAR(ShockwaveTunedJobIterationTime(dgx, 8, 2, 4, 16384, 1.2), at1024.step_time_s * 1.2,
+              1e-12);
+  const StepTimes at512 = dgx.Throughput({4}, 512);
+  EXPECT_NEAR(GavelTunedJobThroughput(dgx, 8, 2, 4, 16384, 1.2),
+              1.0 / (at512.step_time_s + (at512.step_time_s - at512.sync_time_s)) / 1.2, 1e-12);
+  // More replicas than the type has GPUs: the reference asserts; adaptsim refuses.
+  EXPECT_THROW(ShockwaveTunedJobIterationTime(aws, 4, 1, 8, 2048, 1.8), InputError);
+
+  // The mean over the node groups (shockwave.py:990-995).
+  PolluxJobSpec spec;
+  spec.num_replicas = 1;
+  spec.batch_size = 2048;
+  IntervalJobView job;
+  job.spec = &spec;
+  job.apps_by_group = {&aws, &dgx};
+  job.slowdown = 1.8;
+  const std::vector<IntervalNodeGroup> groups = {{"aws", 6, 4, 0, 0}, {"dgx-ext", 2, 8, 6, 0}};
+  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups),
+                   (ShockwaveTunedJobIterationTime(aws, 4, 6, 1, 2048, 1.8) +
+                    ShockwaveTunedJobIterationTime(dgx, 8, 2, 1, 2048, 1.8)) /
+                       2);
+}
+
 }  // namespace
 }  // namespace adaptsim

@@ -47,6 +47,36 @@ double GavelTunedJobThroughput(const PolluxApplication& app, int gpus_per_node, 
   return throughput * (1.0 / slowdown);  // :545, slowdown_factor = 1/SLOWDOWN (cluster.py:498)
 }
 
+double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per_node,
+                                      int num_nodes, int num_replicas, int batch_size,
+                                      double slowdown) {
+  if (num_replicas > gpus_per_node * num_nodes) {  // shockwave.py:954-956 asserts it
+    throw InputError(app.dir(), 0, "num_replicas",
+                     std::to_string(num_replicas) + " replicas exceed the type's " +
+                         std::to_string(gpus_per_node * num_nodes) + " GPUs");
+  }
+  const std::vector<int> placement = PackedPlacement(num_replicas, gpus_per_node);  // :957-958
+  // :960-965: FixedBatch with M0 = 0 (s >= 1 whenever K = 1) and the type's global m_max.
+  const models::GoodputChoice fixed =
+      models::FixedBatch(batch_size, num_replicas, /*init_batch_size=*/0, app.max_local_bsz());
+  const int count = num_replicas * (fixed.accum_steps + 1);  // :966-968
+  const int atomic_bsz = std::min(fixed.atomic_bsz, app.max_batch_size() / count);
+  const StepTimes times = app.Throughput(placement, atomic_bsz);  // :971-972
+  return (times.step_time_s + (times.step_time_s - times.sync_time_s) * fixed.accum_steps) *
+         slowdown;  // :976, slowdown_factor = 1/SLOWDOWN
+}
+
+double TunedJobMeanIterationTime(const IntervalJobView& job,
+                                 const std::vector<IntervalNodeGroup>& groups) {
+  double sum = 0.0;
+  for (std::size_t t = 0; t < groups.size(); ++t) {
+    sum += ShockwaveTunedJobIterationTime(*job.apps_by_group[t], groups[t].gpus_per_node,
+                                          groups[t].num_nodes, job.spec->num_replicas,
+                                          job.spec->batch_size, job.slowdown);
+  }
+  return sum / static_cast<double>(groups.size());
+}
+
 BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,
                                const std::vector<int>& placement) {
   const int num_replicas = std::accumulate(placement.begin(), placement.end(), 0);

@@ -57,6 +57,23 @@ double GavelTunedJobThroughput(const PolluxApplication& app, int gpus_per_node, 
 BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,
                                const std::vector<int>& placement);
 
+/// Shockwave's iteration time, s, of a TunedJobs job on a type whose profile is `app`
+/// (`S:sia-simulator/shockwave.py:950-976`): GavelTunedJobThroughput's steps with the type's
+/// global largest local batch app.max_local_bsz() as m_max (not the placement's) and no
+/// out-of-reach value: placement = K packed gpus_per_node per node, s = ceil(ceil(B/K −
+/// 1e-8)/m_max − 1e-8) − 1 (≥ 1 when K = 1), m = ceil(local/(s+1) − 1e-8) ≤
+/// floor(max_batch/(K(s+1))), then (step + (step − sync)·s)·slowdown (the reference divides by
+/// its calibration factor 1/slowdown). Throws InputError(field "num_replicas") when K exceeds
+/// the type's gpus_per_node·num_nodes GPUs, and the profile's errors.
+double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per_node,
+                                      int num_nodes, int num_replicas, int batch_size,
+                                      double slowdown);
+
+/// The mean of ShockwaveTunedJobIterationTime over the node groups (`shockwave.py:990-995`,
+/// every real type of the cluster), s.
+double TunedJobMeanIterationTime(const IntervalJobView& job,
+                                 const std::vector<IntervalNodeGroup>& groups);
+
 /// S_j: iterations to complete at batch `batch_size` = app.Iteration(B, completion_epoch)
 /// (`cluster.py:492-493`).
 double TunedJobTotalSteps(const PolluxApplication& app, int batch_size);
