@@ -43,7 +43,7 @@ SWEEPS = {
     "shockwave": ["canonical", "pollux_canonical", "scale", "planning_window"],
     "pollux": ["pollux_jobload", "pollux_interval", "pollux_realistic", "pollux_fairness"],
     "gavel": ["heterogeneous", "gavel_job_rate"],
-    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime"],
+    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime", "sia_table4"],
 }
 # Sweeps beyond the paper's evaluation (`adaptsim reproduce --only NAME`): listed and drawn when
 # their results file exists, otherwise left out.
@@ -246,7 +246,9 @@ def number_rows(numbers, paper, results):
         ours, used = adaptsim_value(df, n, path)
         expected = int(n.get("tasks", 0))
         if not math.isfinite(ours):
-            missing.append(f"{n['id']}: no ok task of the selection in {n['sweep']}.h5")
+            note = " ".join(n.get("note", "").split())
+            missing.append(f"{n['id']}: no ok task of the selection in {n['sweep']}.h5"
+                           + (f" ({note})" if note else ""))
             continue
         rows.append(row("paper", n["id"], n["what"], n["source"], float(n["value"]), ours,
                         n["check"], lands(n["check"], float(n["value"]), ours, n.get("pivot"),
@@ -367,12 +369,59 @@ def draw(paper, results, data, numbers_path, adaptsim=None):
                                                       path("gavel_job_rate"), out)
     elif paper == "sia":
         written += sia_figures.draw_all(path("sia_table3"), path("sia_arrival_rate"),
-                                        path("sia_policy_runtime"), out, numbers_path)
+                                        path("sia_policy_runtime"), out, numbers_path,
+                                        path("sia_table4"))
     else:
         files = [p for p in (path(name) for name in SWEEPS["pollux"]) if p]
         if files:
             written += pollux_figures.draw_all(files, out, numbers_path)
     return written
+
+
+def sia_cell(paper, paper_std, ours, ours_std, digits=1):
+    """A table cell "paper / **adaptsim**", each "value ± std" where a std is finite."""
+    left = "–" if not math.isfinite(paper) else (
+        f"{paper:.{digits}f}" + (f" ± {paper_std:.{digits}f}" if math.isfinite(paper_std)
+                                 else ""))
+    right = "–" if not math.isfinite(ours) else (
+        f"{ours:.{digits}f}" + (f" ± {ours_std:.{digits}f}" if math.isfinite(ours_std)
+                                else ""))
+    return f"{left} / **{right}**"
+
+
+def sia_table4_section(results, numbers_path):
+    """Sia's Table 4 (64 T4, Philly) in the paper's row order, each cell "paper / adaptsim"
+    (adaptsim: this folder's sia_table4.h5, Table 3's definitions); a policy of the paper's table
+    without tasks is "not run". [] without results."""
+    path = os.path.join(results, "sia_table4.h5")
+    if not os.path.exists(path):
+        return []
+    rows = sia_figures.table3_rows(path)
+    paper = sia_figures.paper_table4(numbers_path)
+    lines = ["## Table 4 (homogeneous 64-T4 cluster, Philly): paper / **adaptsim**", "",
+             "The paper states each value without a spread; adaptsim: mean ± population std over "
+             "the workloads, p99 pooled over the workloads' jobs. Times in hours.", "",
+             "| policy | workloads | avg JCT | p99 JCT | makespan | GPU h / job |",
+             "|---|---:|---|---|---|---|"]
+    nan = math.nan
+    shown = [policy for policy, _, _ in paper]
+    listed = paper + [(p, sia_figures.name(p), {}) for p in sia_figures.ordered(rows.policy)
+                      if p not in shown]
+    for policy, name, values in listed:
+        r = rows[rows.policy == policy]
+        if len(r) == 0:
+            cells = [f"{values[m] * scale:.1f} / not run" if m in values else "– / not run"
+                     for m, _, scale in sia_figures.TABLE3_METRICS]
+            lines.append(f"| {name} | 0 | " + " | ".join(cells) + " |")
+            continue
+        r = r.iloc[0]
+        cells = []
+        for metric, _, scale in sia_figures.TABLE3_METRICS:
+            std = r.get(metric + "_std", nan)
+            cells.append(sia_cell(values.get(metric, nan) * scale, nan, r[metric] * scale,
+                                  std * scale if isinstance(std, float) else nan))
+        lines.append(f"| {name} | {r.tasks} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def sia_table3_section(results, numbers_path):
@@ -387,14 +436,7 @@ def sia_table3_section(results, numbers_path):
     within = sia_figures.paper_table3(numbers_path)
     reported = sia_figures.paper_reported(numbers_path)
 
-    def cell(paper, paper_std, ours, ours_std, digits=1):
-        left = "–" if not math.isfinite(paper) else (
-            f"{paper:.{digits}f}" + (f" ± {paper_std:.{digits}f}" if math.isfinite(paper_std)
-                                     else ""))
-        right = "–" if not math.isfinite(ours) else (
-            f"{ours:.{digits}f}" + (f" ± {ours_std:.{digits}f}" if math.isfinite(ours_std)
-                                    else ""))
-        return f"{left} / **{right}**"
+    cell = sia_cell
 
     lines = ["## Table 3 (heterogeneous 64-GPU cluster): paper / **adaptsim**", "",
              "Mean ± std over the workloads (adaptsim: population std of the tasks' values); "
@@ -478,7 +520,9 @@ def main(argv=None):
                      "each task's first rounds (the tasks stop at the sweep's round budget, "
                      "status timeout); figures/sia_policy_runtime.csv holds every value")
     sweeps = sweep_info(args.results, args.paper)
-    sections = sia_table3_section(args.results, args.paper_numbers) if args.paper == "sia" else []
+    sections = (sia_table3_section(args.results, args.paper_numbers)
+                + sia_table4_section(args.results, args.paper_numbers)
+                if args.paper == "sia" else [])
     landed, total = write_report(args.paper, args.results, rows, notes, sweeps, written,
                                  os.path.join(args.results, "reproduction.md"), sections)
     pd.DataFrame(rows, columns=CSV_COLUMNS + ["check_text"])[CSV_COLUMNS].to_csv(

@@ -4,12 +4,16 @@
 
   /usr/bin/python3 analysis/sia_figures.py [--table3 sia_table3.h5]
       [--arrival-rate sia_arrival_rate.h5] [--policy-runtime sia_policy_runtime.h5]
+      [--table4 sia_table4.h5]
       [--paper-numbers experiments/paper_numbers.toml] --out figures/
 
   sia_table3          Table 3 as bars: average JCT, p99 JCT, makespan (h) and GPU-hours per job
                       per trace family (Philly, Helios, newTrace) and policy; bar = adaptsim (mean
                       over the workloads, error bar = std; p99 pooled), black mark = the paper's
                       value (error bar = the paper's ±)
+  sia_table4          Table 4 (64 T4, Philly) as bars: the same four quantities per policy;
+                      bar = adaptsim (mean over the workloads, error bar = std; p99 pooled),
+                      black mark = the paper's value (stated without a spread)
   sia_arrival_rate    Fig. 7: average JCT (h) against the arrival rate (jobs/h), one line per
                       policy (mean over the 10 workloads, band = min-max); right: Sia's reduction
                       against Pollux per rate beside the paper's 50-65 % band
@@ -18,7 +22,7 @@
                       to its 95th percentile; the paper's statements as marks
 
 Each figure is written as PNG, PDF and CSV (the plotted numbers). Policies carry the Sia paper's
-names (labels.toml: Sia, Pollux, Gavel+TJ) and their colours. Metrics follow the
+names (labels.toml: Sia, Pollux, Gavel+TJ, Themis+TJ) and their colours. Metrics follow the
 Sia artifact's utils/print_run_stats.py (analysis/reproduction_report.py computes the same values
 for the report): JCTs pooled over the workloads of a family, p99 = element int(0.99 n) of the
 sorted pooled JCTs, makespan = last completion - first submission per workload.
@@ -38,12 +42,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adaptsim_style as st  # noqa: E402
 import results_columns as rr  # noqa: E402
 
-POLICIES = ["sia", "pollux_unaware", "gavel_tj"]
+POLICIES = ["sia", "pollux_unaware", "gavel_tj", "themis_tj"]
 FAMILIES = {"philly": "Philly", "saturn": "Helios", "newtrace": "newTrace"}
 TABLE3_METRICS = [("mean_jct_s", "avg JCT (h)", 1 / 3600),
                   ("p99_jct_pooled_s", "p99 JCT (h)", 1 / 3600),
                   ("makespan_from_first_submission_s", "makespan (h)", 1 / 3600),
                   ("gpu_hours_per_job", "GPU-hours per job", 1.0)]
+# Table 4's [[reported]] keys (paper numbers file) -> the metric and its unit in the file
+TABLE4_KEYS = {"avg_jct_h": ("mean_jct_s", 3600.0), "p99_jct_h": ("p99_jct_pooled_s", 3600.0),
+               "makespan_h": ("makespan_from_first_submission_s", 3600.0),
+               "gpu_hours_per_job": ("gpu_hours_per_job", 1.0)}
 NUMBER_KEYS = {"mean_jct_s": "avg_jct", "makespan_from_first_submission_s": "makespan",
                "gpu_hours_per_job": "gpu_hours_per_job"}
 
@@ -159,6 +167,54 @@ def paper_reported(numbers_path):
             if r.get("sweep") == "sia_table3"}
 
 
+def paper_table4(numbers_path):
+    """Table 4 of the paper numbers file ([[reported]] entries of sweep sia_table4), in the
+    paper's order: [(policy, shown name, {metric: value in the metric's unit (s, GPU-h)})]. A
+    policy that is not a registry name carries its `paper_name`."""
+    with open(numbers_path, "rb") as f:
+        reported = tomllib.load(f).get("reported", [])
+    out = []
+    for r in reported:
+        if r.get("sweep") != "sia_table4":
+            continue
+        values = {metric: float(r[key]) * unit for key, (metric, unit) in TABLE4_KEYS.items()
+                  if key in r}
+        out.append((r["policy"], r.get("paper_name", name(r["policy"])), values))
+    return out
+
+
+def table4_figure(rows, paper):
+    """One panel per Table 3 quantity, the policies side by side: bar = adaptsim (error bar =
+    std over the workloads), black mark = the paper's value."""
+    policies = ordered(rows.policy.unique())
+    stated = {policy: values for policy, _, values in paper}
+    fig, axes = plt.subplots(1, len(TABLE3_METRICS), figsize=(3.0 * len(TABLE3_METRICS), 2.9))
+    data = []
+    for ax, (metric, label, scale) in zip(axes, TABLE3_METRICS):
+        for k, policy in enumerate(policies):
+            r = rows[rows.policy == policy]
+            y = float(r[metric].iloc[0]) * scale
+            err = float(r.get(metric + "_std", pd.Series([np.nan])).iloc[0]) * scale
+            pv = stated.get(policy, {}).get(metric, np.nan) * scale
+            ax.bar([k], [y], 0.7, color=look(policy)[0],
+                   yerr=[err] if np.isfinite(err) else None, capsize=2,
+                   error_kw=dict(lw=0.8))
+            ax.plot([k], [pv], "_", color="black", ms=14, mew=1.8,
+                    label="paper" if k == 0 else None)
+            data.append(dict(metric=metric, policy=name(policy), workloads=int(r.tasks.iloc[0]),
+                             adaptsim=y, adaptsim_std=err, paper=pv))
+        ax.grid(axis="x", visible=False)
+        ax.set_xticks(range(len(policies)))
+        ax.set_xticklabels([name(p) for p in policies], rotation=30, ha="right")
+        ax.set_title(label)
+        ax.set_ylim(bottom=0)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, frameon=False, loc="upper right")
+    fig.suptitle("Table 4 · 64 GPUs · T4 · Philly")
+    fig.tight_layout()
+    return fig, pd.DataFrame(data)
+
+
 def rate_of(folder):
     return float(folder.split("_")[1]) if folder.startswith("rate_") else np.nan
 
@@ -255,7 +311,7 @@ DEFAULT_NUMBERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                "paper_numbers.toml")
 
 
-def draw_all(table3, arrival_rate, policy_runtime, out, numbers=DEFAULT_NUMBERS):
+def draw_all(table3, arrival_rate, policy_runtime, out, numbers=DEFAULT_NUMBERS, table4=None):
     """Draws the figures whose results file is given (None: skipped); returns their names."""
     st.apply_style()
     written = []
@@ -276,6 +332,13 @@ def draw_all(table3, arrival_rate, policy_runtime, out, numbers=DEFAULT_NUMBERS)
         st.check_texts(fig)
         st.save(fig, data, out, "sia_policy_runtime")
         written.append("sia_policy_runtime")
+    if table4:
+        rows = table3_rows(table4)
+        if len(rows):
+            fig, data = table4_figure(rows, paper_table4(numbers))
+            st.check_texts(fig)
+            st.save(fig, data, out, "sia_table4")
+            written.append("sia_table4")
     return written
 
 
@@ -284,11 +347,12 @@ def main():
     parser.add_argument("--table3")
     parser.add_argument("--arrival-rate")
     parser.add_argument("--policy-runtime")
+    parser.add_argument("--table4")
     parser.add_argument("--paper-numbers", default=DEFAULT_NUMBERS)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     names = draw_all(args.table3, args.arrival_rate, args.policy_runtime, args.out,
-                     args.paper_numbers)
+                     args.paper_numbers, args.table4)
     print(f"{args.out}: {', '.join(names) or 'no figure (no results file given)'}")
 
 

@@ -76,7 +76,9 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
         {"sia_policy_runtime", "sia_policy_runtime.toml",
          "Fig. 9: policy runtime per optimisation on 64 to 2,048 GPUs (the first 30 rounds of "
          "each scaled workload), Sia and Pollux",
-         /*optional=*/false, /*round_budget=*/30}}}};
+         /*optional=*/false, /*round_budget=*/30},
+        {"sia_table4", "sia_table4.toml",
+         "Table 4: Philly (8) workloads x Sia, Pollux, Gavel+TJ, Themis+TJ on 64 T4 (aws=16)"}}}};
   return kPapers;
 }
 

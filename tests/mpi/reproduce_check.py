@@ -368,7 +368,7 @@ if paper == "gavel":
 if paper == "sia":
     labels = tomllib.load(open(os.path.join(src, "analysis", "labels.toml"), "rb"))
     sia_name = {p: labels.get("paper_names", {}).get("sia", {}).get(p, DISPLAY.get(p, p))
-                for p in ("sia", "pollux_unaware", "gavel_tj")}
+                for p in ("sia", "pollux_unaware", "gavel_tj", "themis_tj")}
     registry = {shown: policy for policy, shown in sia_name.items()}
     table3 = tasks("sia_table3")
     families = {"philly": "Philly", "saturn": "Helios", "newtrace": "newTrace"}
@@ -382,6 +382,32 @@ if paper == "sia":
     assert "## Table 3 (heterogeneous 64-GPU cluster)" in md, "no Table 3 section"
     for family, policy in {(t["trace_folder"], t["policy"]) for t in table3}:
         assert f"| {families[family]} | {sia_name[policy]} |" in md, (family, policy)
+    # Table 4 (64 T4): each bar the tasks' mean (p99 pooled), each mark the paper's [[reported]]
+    # value; the report's section lists the paper's rows, a policy without tasks "not run".
+    table4 = tasks("sia_table4")
+    assert table4 and {t["cluster"] for t in table4} == {"aws=16"}, "no 64-T4 tasks"
+    stated = {r["policy"]: r for r in tomllib.load(open(os.path.join(
+        src, "experiments", "paper_numbers.toml"), "rb"))["reported"]
+        if r.get("sweep") == "sia_table4"}
+    keys = {"mean_jct_s": "avg_jct_h", "p99_jct_pooled_s": "p99_jct_h",
+            "makespan_from_first_submission_s": "makespan_h",
+            "gpu_hours_per_job": "gpu_hours_per_job"}
+    bars = figure_rows("sia_table4")
+    assert {(registry[r["policy"]], r["metric"]) for r in bars} == {
+        (t["policy"], m) for t in table4 for m in keys}, bars
+    for r in bars:
+        scale = 1.0 if r["metric"] == "gpu_hours_per_job" else 1 / 3600
+        expect(r["adaptsim"], mean_of(table4, registry[r["policy"]], r["metric"]) * scale,
+               "table 4")
+        expect(r["paper"], stated[registry[r["policy"]]][keys[r["metric"]]], "table 4 paper")
+    assert "## Table 4 (homogeneous 64-T4 cluster, Philly)" in md, "no Table 4 section"
+    ran = {t["policy"] for t in table4}
+    for policy, r in stated.items():
+        shown = r.get("paper_name", sia_name.get(policy))
+        row = f"| {shown} | {sum(t['policy'] == policy for t in table4)} | "
+        assert row in md, (policy, row)
+        assert (f"{r['avg_jct_h']:.1f} / not run" in md.split(row)[1].split("\n")[0]) == (
+            policy not in ran), policy
     rate = tasks("sia_arrival_rate")
     for r in figure_rows("sia_arrival_rate"):
         if r["panel"] != "mean_jct_h":
