@@ -35,6 +35,7 @@ import tomllib
 
 import matplotlib.pyplot as plt
 import matplotlib.ticker as ticker
+from matplotlib.patches import Patch
 import numpy as np
 import pandas as pd
 
@@ -209,7 +210,8 @@ def table4_figure(rows, paper):
         ax.set_title(label)
         ax.set_ylim(bottom=0)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, frameon=False, loc="upper right")
+    handles = [Patch(facecolor="0.75", label="adaptsim")] + handles
+    fig.legend(handles, ["adaptsim"] + labels, frameon=False, loc="upper right", ncol=2)
     fig.suptitle("Table 4 · 64 GPUs · T4 · Philly")
     fig.tight_layout()
     return fig, pd.DataFrame(data)
