@@ -1,15 +1,18 @@
 // Unit tests of the Shockwave-paper baselines on the cases where the reference's answer is unique
 // and known (docs/policies.md §6, §7.1), closed form vs CLP agreement, and bad input.
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "adaptsim/analytic_center.hpp"
+#include "adaptsim/cbc_solver.hpp"
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/linear_sum_assignment.hpp"
@@ -467,6 +470,56 @@ TEST(ClpSolver, ReportsInfeasibleAndIterationLimit) {
   LpOptions options;
   options.max_iterations = 0;
   EXPECT_THROW(SolveWithClp(lp, options), InputError);
+}
+
+TEST(SolverInput, EmptyBoundsAndNonFiniteCoefficientsAreErrorsNamingTheModel) {
+  // An empty bound interval reaches CLP's assertion `lowerValue <= upperValue` (an abort); the
+  // adapters refuse it first, naming the model and the column or row.
+  const auto message = [](const auto& solve) -> std::string {
+    try {
+      solve();
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  MilpProblem milp;
+  milp.name = "tiny_ilp";
+  milp.AddBinary(-1.0);
+  milp.AddBinary(-2.0);
+  milp.AddEntry(milp.AddRow(-kMilpInfinity, 1.0), 0, 1.0);
+  milp.AddEntry(0, 1, 1.0);
+  EXPECT_EQ(SolveWithCbc(milp).status, MilpStatus::kOptimal);
+  MilpProblem inverted = milp;
+  inverted.col_upper[1] = -1.0;  // [0, -1]
+  const std::string text = message([&] { SolveWithCbc(inverted); });
+  EXPECT_NE(text.find("tiny_ilp"), std::string::npos) << text;
+  EXPECT_NE(text.find("column 1 has empty bounds [0, -1]"), std::string::npos) << text;
+  LpProblem lp = milp;  // the relaxation, unnamed: "lp"
+  lp.name.clear();
+  lp.col_lower[0] = 1.0 + 1e-12;
+  lp.col_upper[0] = 1.0;
+  EXPECT_NE(message([&] { SolveWithClp(lp); }).find("lp"), std::string::npos);
+  EXPECT_NE(message([&] { SolveWithClp(lp); }).find("column 0 has empty bounds"),
+            std::string::npos);
+  lp.col_lower[0] = kLpInfinity;
+  lp.col_upper[0] = kLpInfinity;
+  EXPECT_THROW(SolveWithClp(lp), InputError);
+  lp = milp;
+  lp.row_lower[0] = 2.0;  // 2 <= x0 + x1 <= 1
+  EXPECT_NE(message([&] { SolveWithClp(lp); }).find("row 0 has empty bounds [2, 1]"),
+            std::string::npos);
+  lp = milp;
+  lp.entries[1].value = std::numeric_limits<double>::infinity();
+  EXPECT_NE(message([&] { SolveWithClp(lp); }).find("row 0, column 1 is not finite"),
+            std::string::npos);
+  inverted = milp;
+  inverted.objective[0] = std::nan("");
+  EXPECT_THROW(SolveWithCbc(inverted), InputError);
+  // A fixed column (lower == upper) is a valid model.
+  lp = milp;
+  lp.col_lower[1] = lp.col_upper[1] = 1.0;
+  EXPECT_EQ(SolveWithClp(lp).status, LpStatus::kOptimal);
 }
 
 }  // namespace

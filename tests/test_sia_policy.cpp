@@ -2,9 +2,11 @@
 // bootstrapped projection (its arithmetic on the check vectors of docs/sia.md §2), the utility
 // matrix, the ILP on CBC against brute force on tiny instances, the tie-break and the placement.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/cbc_solver.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "policies/sia/sia_configurations.hpp"
 #include "policies/sia/sia_goodput_matrix.hpp"
@@ -424,6 +427,71 @@ TEST(SiaIlp, TiesPreferAllocationThenLowerColumnsAndRepeatExactly) {
   tie.values.assign(configs.size(), 100.0f);
   tie.at(0, 13) = 1.1f;
   EXPECT_EQ(SolveSiaIlp(tie, configs, groups, {std::nullopt}, options).chosen.front(), 13);
+}
+
+TEST(SiaIlp, CbcSurvivesARootMadeInfeasibleByAHeuristicsOptimum) {
+  // A Sia round of newTrace workload 2 (p = -0.5, the 64-GPU cluster), reduced to 15 jobs of 5
+  // columns each: per job, (GPU type, GPUs, cost M·w − (C − c)). CBC 2.10's feasibility pump
+  // finds the optimum before the root's cut loop; under that cutoff the root is infeasible,
+  // probing leaves a column with bounds [1, -1e50], and CBC's computeLargestAway then ran CLP's
+  // primal simplex on them: an assertion in ClpNonLinearCost aborted the process
+  // (src/solvers/cbc_solver.cpp). The optimum is checked against an exact dynamic program.
+  const std::vector<std::vector<std::array<int, 3>>> jobs = {
+      {{0, 4, -20895}, {1, 1, -5159}, {1, 8, -20600}, {2, 1, -578}, {2, 2, -7441}},
+      {{0, 4, -20609}, {1, 1, -9163}, {1, 2, -15740}, {2, 2, -6869}, {2, 4, -13160}},
+      {{0, 2, -9170}, {0, 8, -19750}, {0, 16, -20034}, {0, 24, -20604}, {2, 1, -6298}},
+      {{0, 4, -15175}, {0, 12, -18605}, {2, 4, -18594}, {2, 8, -21739}, {2, 16, -22024}},
+      {{0, 2, -10314}, {0, 4, -16033}, {1, 1, -12309}, {2, 1, -11160}, {2, 8, -24313}},
+      {{0, 4, -15461}, {1, 2, -25464}, {2, 1, -9158}, {2, 2, -15735}, {2, 4, -20310}},
+      {{0, 2, -13174}, {0, 12, -21465}, {0, 16, -22036}, {2, 4, -20882}, {2, 8, -24027}},
+      {{0, 2, -8312}, {1, 1, -19173}, {1, 2, -24034}, {1, 16, -27463}, {2, 16, -21738}},
+      {{1, 1, -21747}, {1, 2, -25464}, {2, 1, -8586}, {2, 2, -15449}, {2, 4, -20024}},
+      {{0, 8, -20322}, {1, 2, -22604}, {1, 4, -24891}, {2, 1, -9730}, {2, 8, -22883}},
+      {{1, 1, -16885}, {1, 2, -21746}, {2, 1, -11160}, {2, 2, -17165}, {2, 4, -21168}},
+      {{0, 2, -9742}, {0, 4, -16033}, {1, 2, -21746}, {2, 2, -16879}, {2, 4, -21168}},
+      {{0, 2, -9456}, {1, 1, -15741}, {1, 2, -21174}, {1, 4, -22889}, {2, 4, -20596}},
+      {{1, 1, -13739}, {1, 2, -20888}, {1, 4, -21459}, {2, 2, -15449}, {2, 4, -19166}},
+      {{1, 1, -13739}, {1, 2, -20888}, {2, 1, -8586}, {2, 2, -15163}, {2, 4, -19166}},
+  };
+  const std::array<int, 3> capacity = {24, 16, 24};  // aws 24, dgx-ext 16, rtx 24 GPUs
+  MilpProblem problem;
+  problem.name = "sia_ilp_newtrace_round";
+  for (const auto& columns : jobs) {
+    ASSERT_EQ(columns.size(), 5u);
+    problem.AddRow(-kMilpInfinity, 1.0);
+  }
+  for (int gpus : capacity) problem.AddRow(-kMilpInfinity, gpus);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    for (const auto& [type, gpus, cost] : jobs[i]) {
+      const int column = problem.AddBinary(cost);
+      problem.AddEntry(static_cast<int>(i), column, 1.0);
+      problem.AddEntry(static_cast<int>(jobs.size()) + type, column, gpus);
+    }
+  }
+  MilpOptions milp;  // as SolveSiaIlp: proven optimum, its node limit
+  milp.relative_gap = 0.0;
+  milp.max_nodes = SiaOptions{}.mip_max_nodes;
+  const MilpSolution solution = SolveWithCbc(problem, milp);
+  // Exact optimum: the least cost per used-GPU vector (aws, dgx-ext, rtx), job by job.
+  std::map<std::array<int, 3>, std::int64_t> least = {{{0, 0, 0}, 0}};
+  for (const auto& columns : jobs) {
+    std::map<std::array<int, 3>, std::int64_t> next = least;
+    for (const auto& [used, cost] : least) {
+      for (const auto& [type, gpus, column_cost] : columns) {
+        std::array<int, 3> after = used;
+        after[type] += gpus;
+        if (after[type] > capacity[type]) continue;
+        auto [it, inserted] = next.emplace(after, cost + column_cost);
+        if (!inserted) it->second = std::min(it->second, cost + column_cost);
+      }
+    }
+    least = std::move(next);
+  }
+  std::int64_t optimum = 0;
+  for (const auto& [used, cost] : least) optimum = std::min(optimum, cost);
+  ASSERT_EQ(solution.status, MilpStatus::kOptimal);
+  EXPECT_EQ(solution.objective, static_cast<double>(optimum));
+  EXPECT_EQ(optimum, -333059);
 }
 
 TEST(SiaPlacement, RoundRobinPointerAsTheReference) {

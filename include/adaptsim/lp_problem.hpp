@@ -21,6 +21,9 @@ struct LpEntry {
 /// Shapes: objective, col_lower, col_upper have num_cols entries; row_lower, row_upper have
 /// num_rows entries; ±kLpInfinity marks a missing bound. Duplicate (row, col) entries are summed.
 struct LpProblem {
+  /// Names the model in validation errors (the InputError's file), e.g. "sia_ilp"; "" = the
+  /// solver's kind ("lp" or "milp").
+  std::string name;
   int num_cols = 0;
   int num_rows = 0;
   bool maximize = false;
@@ -46,9 +49,11 @@ struct LpProblem {
   }
   void AddEntry(int row, int col, double value) { entries.push_back({row, col, value}); }
 
-  /// Throws InputError(file=context, field=...) on inconsistent shapes, out-of-range indices or
-  /// NaN data.
-  void Validate(const char* context = "lp") const;
+  /// Throws InputError(file=name, or default_context when name is empty; field=...) on inconsistent
+  /// shapes, out-of-range indices, NaN bounds, a non-finite coefficient, or an empty bound
+  /// interval (lower > upper, lower = +inf or upper = -inf), naming the column or row: such a
+  /// model would otherwise reach the solver, where CLP may abort on an assertion.
+  void Validate(const char* default_context = "lp") const;
 };
 
 /// The algorithm used. Barrier without crossover returns a centred point of a non-unique optimal

@@ -1,16 +1,54 @@
 // CBC adapter: MilpProblem -> OsiClpSolverInterface -> CbcMain1 -> MilpSolution.
 #include "adaptsim/cbc_solver.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "CbcModel.hpp"
 #include "CbcSolver.hpp"
+#include "ClpSimplex.hpp"
 #include "CoinPackedMatrix.hpp"
 #include "OsiClpSolverInterface.hpp"
+
+// CBC 2.10's branch and bound calls OsiClpSolverInterface::computeLargestAway() after the root
+// node whether or not the root is feasible (Cbc releases/2.10.8 Cbc/src/CbcModel.cpp:4223-4231;
+// upstream Cbc commit 5c9cfa1b, "do not compute greatest away if infeasible", guards the call
+// with `if (feasible)`, after 2.10.12). When a heuristic has already found the optimum, the root
+// under the objective cutoff is infeasible and probing can leave a column with lower > upper
+// (seen: [1, -1e50] on a valid Sia round, docs/sia.md §3.5); computeLargestAway then runs CLP's
+// primal simplex on those bounds and Debian's CLP 1.17.6, built with assertions, aborts the
+// process in ClpNonLinearCost::checkInfeasibilities (`lowerValue <= upperValue`).
+//
+// This definition takes the place of libOsiClp's (ELF symbol interposition: the program's own
+// definition is found before a shared library's) and applies upstream's fix: with inverted
+// bounds (an infeasible root: there is no node left to search, so the value is never used) it
+// returns; otherwise it calls libOsiClp's definition, unchanged. A static link with CLP would
+// make the two definitions a link error, not a silent change.
+void OsiClpSolverInterface::computeLargestAway() {
+  const ClpSimplex& model = *getModelPtr();
+  for (int c = 0; c < model.numberColumns(); ++c) {
+    if (model.columnLower()[c] > model.columnUpper()[c]) return;
+  }
+  for (int r = 0; r < model.numberRows(); ++r) {
+    if (model.rowLower()[r] > model.rowUpper()[r]) return;
+  }
+  using Method = void (*)(OsiClpSolverInterface*);
+  static const Method library = reinterpret_cast<Method>(
+      dlsym(RTLD_NEXT, "_ZN21OsiClpSolverInterface18computeLargestAwayEv"));
+  if (library == nullptr) {
+    std::fputs("adaptsim: libOsiClp's OsiClpSolverInterface::computeLargestAway not found\n",
+               stderr);
+    std::abort();
+  }
+  library(this);
+}
 
 namespace adaptsim {
 namespace {

@@ -8,8 +8,9 @@
 namespace adaptsim {
 namespace {
 
-void Require(bool ok, const std::string& field, const std::string& message) {
-  if (!ok) throw InputError("milp", 0, field, message);
+void Require(bool ok, const std::string& field, const std::string& message,
+             const std::string& file = "milp") {
+  if (!ok) throw InputError(file, 0, field, message);
 }
 
 }  // namespace
@@ -17,7 +18,7 @@ void Require(bool ok, const std::string& field, const std::string& message) {
 void MilpProblem::Validate() const {
   LpProblem::Validate("milp");
   Require(is_integer.size() == static_cast<std::size_t>(num_cols), "is_integer",
-          "expected " + std::to_string(num_cols) + " entries");
+          "expected " + std::to_string(num_cols) + " entries", name.empty() ? "milp" : name);
 }
 
 void MilpOptions::Validate() const {

@@ -33,6 +33,7 @@ double PrimaryCost(float utility, const SiaOptions& options) {
 // solved or its duals fail the optimality signs.
 void TightenByReducedCosts(MilpProblem& problem, const std::vector<double>& primary) {
   LpProblem lp = problem;
+  lp.name = "sia_lp_relaxation";
   lp.objective = primary;
   const LpSolution relaxation = SolveWithClp(lp);
   if (relaxation.status != LpStatus::kOptimal) return;
@@ -46,6 +47,9 @@ void TightenByReducedCosts(MilpProblem& problem, const std::vector<double>& prim
     if (relaxation.x[v] < 1e-9 && reduced[v] < -1e-6) return;  // not an optimal dual
   }
   const double gap = floor_objective - relaxation.objective + 1e-6;
+  // P >= z holds exactly; a negative gap is CLP's rounding (an x within 1e-9 above an integer's
+  // fraction, summed over many columns) and would give upper bounds below 0: skip.
+  if (gap < 0) return;
   for (int v = 0; v < problem.num_cols; ++v) {
     if (relaxation.x[v] < 1e-9 && reduced[v] > 1e-9) {
       problem.col_upper[v] = std::min(problem.col_upper[v], std::floor(gap / reduced[v]));
@@ -146,6 +150,7 @@ SiaIlpResult SolveSiaIlp(const SiaMatrix& utility,
   for (int gpus : free_gpus) total_free += gpus;
   const double scale = static_cast<double>(std::min(utility.rows, total_free)) * utility.cols + 1;
   MilpProblem problem;
+  problem.name = "sia_ilp";
   for (const std::vector<int>& jobs : members) {
     problem.AddRow(-kMilpInfinity, static_cast<double>(jobs.size()));
   }
