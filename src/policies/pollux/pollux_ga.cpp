@@ -129,11 +129,17 @@ void PhiloxRandom::Refill() {
 }
 
 void PhiloxRandom::Extend(std::size_t count) {
-  std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
-  end_ -= used_;
-  used_ = 0;
-  const std::size_t batches = (count - end_ + kBatchWords - 1) / kBatchWords;
-  if (buffer_.size() < end_ + batches * kBatchWords) buffer_.resize(end_ + batches * kBatchWords);
+  const std::size_t batches = (count - (end_ - used_) + kBatchWords - 1) / kBatchWords;
+  if (end_ + batches * kBatchWords > buffer_.size()) {
+    // No room after the undrawn words: move them to the front, and size the buffer for
+    // kReserveSpan reservations of this size, so that a run of reservations moves its undrawn
+    // words once in kReserveSpan − 1 of them at most instead of at every reservation.
+    std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
+    end_ -= used_;
+    used_ = 0;
+    const std::size_t words = kReserveSpan * (count + kBatchWords);  // ≥ end_ + batches' words
+    if (buffer_.size() < words) buffer_.resize(words);
+  }
   for (std::size_t b = 0; b < batches; ++b) AppendBatch();
 }
 
@@ -373,6 +379,7 @@ struct GaScratch {
         values(problem.num_nodes),
         column_used(problem.num_nodes),
         column_holders(problem.num_nodes),
+        holder_start(problem.num_nodes + 1),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
     // Mutation step 3: p = p1 + p2 − p1·p2 with p1 = 1/J and p2 = 1/(jobs on the node) for a job
     // on it, else 0 (pollux.py:366-372): one threshold per number of holders, computed once.
@@ -393,6 +400,9 @@ struct GaScratch {
   std::vector<int> values;               ///< per node: a row before repair 2-3
   std::vector<int> column_used;          ///< per node: replicas before mutation step 3
   std::vector<int> column_holders;       ///< per node: jobs on it before mutation step 3
+  /// Many jobs: the jobs on node n before mutation step 3, ascending, are
+  /// holder_jobs[holder_start[n] .. holder_start[n + 1]); pair_* list the (job, node) pairs.
+  std::vector<int> holder_start, holder_jobs, pair_nodes, pair_jobs;
   std::vector<int> candidates, parents;  ///< tournament selection
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
@@ -526,45 +536,84 @@ inline int FirstBelow(const std::uint32_t* words, int count, std::uint32_t thres
 
 // pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
 // same test as Uniform() < p.
+// Mutation step 3 on node n (free GPUs, `high` its capacity) when hits are rare: the jobs without
+// replicas on the node are skipped from one hit to the next by scanning the words alone, and
+// only the jobs on the node, given in ascending order by `next_holder()` (J once they are all
+// given), and the hits are read. A job without replicas on the node (entry 0) hits below
+// `absent` and then always grows (high ≥ 1 on a free node), to U{0..high}. Returns the words
+// drawn; reads at most 2·J + kScanWords of them.
+template <typename NextHolder>
+[[gnu::always_inline]] inline std::size_t SparseTurn(const std::uint32_t* __restrict words,
+                                                     int* __restrict column, std::size_t stride,
+                                                     int J, int high, std::uint64_t absent,
+                                                     std::uint64_t present,
+                                                     NextHolder next_holder) {
+  const std::uint32_t below = static_cast<std::uint32_t>(absent);  // p1 < 1: absent < 2³²
+  std::size_t drawn = 0;
+  for (int j = 0;;) {
+    const int stop = next_holder();  // the next job on the node, or J
+    while (j < stop) {
+      const int t = FirstBelow(words + drawn, stop - j, below);
+      drawn += t;
+      j += t;
+      if (j == stop) break;
+      column[static_cast<std::size_t>(j) * stride] = static_cast<int>(
+          (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
+      drawn += 2;
+      ++j;
+    }
+    if (j == J) return drawn;
+    int& entry = column[static_cast<std::size_t>(j) * stride];  // > 0
+    if (words[drawn++] < present && entry < high) {
+      entry += static_cast<int>(
+          (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+    }
+    ++j;
+  }
+}
+
+// pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
+// same test as Uniform() < p.
 __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
                                                               PhiloxRandom& random, GaState& state,
                                                               GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   const std::uint64_t one_in_ten = scratch.one_in_ten;
   auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
-  // Steps 1-2 draw at most J + J·(1 + N) words, read from one reserved window.
+  // Step 1 draws J words; step 2 one word per row and N more for a row it picks. Each reads its
+  // words from a reserved window (a window per row in step 2: a window for all rows would be
+  // J·(1 + N) words, of which step 2 draws about a tenth).
   {
-    const std::uint32_t* __restrict words =
-        random.Reserve(static_cast<std::size_t>(J) * (2 + static_cast<std::size_t>(N))).data();
-    std::size_t drawn = 0;
+    const std::uint32_t* __restrict words = random.Reserve(static_cast<std::size_t>(J)).data();
     for (int j = 0; j < J; ++j) {
-      if (words[drawn++] < one_in_ten) {
+      if (words[j] < one_in_ten) {
         CopyInts(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
       }
     }
-    for (int j = 0; j < J; ++j) {
-      if (words[drawn++] >= one_in_ten) continue;
-      int* r = row(j);
-      for (int n = 0; n < N; ++n) r[n] = words[drawn + n] < one_in_ten ? 0 : r[n];
-      drawn += N;
+    random.Skip(J);
+  }
+  for (int j = 0; j < J; ++j) {
+    const std::uint32_t* __restrict words = random.Reserve(1 + static_cast<std::size_t>(N)).data();
+    if (words[0] >= one_in_ten) {
+      random.Skip(1);
+      continue;
     }
-    random.Skip(drawn);
+    int* r = row(j);
+    for (int n = 0; n < N; ++n) r[n] = words[1 + n] < one_in_ten ? 0 : r[n];
+    random.Skip(1 + static_cast<std::size_t>(N));
   }
   // Step 3, node by node: a node's replicas and jobs are those of its column just before its
   // turn (the earlier nodes' turns change only their own columns), and a node without a free
   // GPU has p1 = p2 = 0 and draws nothing. Each entry is read once, at its own (n, j), before it
   // is written, so it still holds its value from before this step: no copy of the state is
   // needed. An entry draws one word, and a hit below `high` one more for its new count: at most
-  // 2·J words per node, reserved at once.
+  // 2·J words per node (and all of 2·N for one job).
   const std::uint64_t absent = scratch.absent;
-  const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
-  const std::uint32_t* __restrict words =
-      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(N) + kScanWords)
-          .data();
-  std::size_t drawn = 0;
   if (scratch.every_entry_hits) {  // one job, p1 = 1: each node with a free GPU draws 2 words
     // A free GPU means entry < high: the entry grows to U{entry .. high}. Which nodes draw does
     // not depend on the words, so the walk over them waits for no load.
+    const std::uint32_t* __restrict words = random.Reserve(2 * static_cast<std::size_t>(N)).data();
+    std::size_t drawn = 0;
     int* __restrict entries = state.data();
     for (int n = 0; n < N; ++n) {
       const int high = problem.node_capacity[n], current = entries[n];
@@ -584,19 +633,59 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   int* __restrict column_holders = scratch.column_holders.data();
   ZeroInts(column_used, N);
   ZeroInts(column_holders, N);
-  for (int j = 0; j < J; ++j) {
-    const int* __restrict r = row(j);
-    for (int n = 0; n < N; ++n) {
-      column_used[n] += r[n];
-      column_holders[n] += r[n] > 0;
+  const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
+  const bool listed = J > kMaskedJobs;
+  if (!listed) {
+    for (int j = 0; j < J; ++j) {
+      const int* __restrict r = row(j);
+      for (int n = 0; n < N; ++n) {
+        column_used[n] += r[n];
+        column_holders[n] += r[n] > 0;
+      }
     }
+  } else {
+    // Many jobs: the entries with replicas are few; blocks of 8 entries without any are skipped
+    // (entries are ≥ 0), and the others are listed by node, jobs ascending (a counting sort of
+    // the (job, node) pairs, which are found in job order).
+    std::vector<int>& nodes = scratch.pair_nodes;
+    std::vector<int>& jobs = scratch.pair_jobs;
+    nodes.clear();
+    jobs.clear();
+    auto visit = [&](int j, int n, int v) {
+      if (v <= 0) return;
+      column_used[n] += v;
+      ++column_holders[n];
+      nodes.push_back(n);
+      jobs.push_back(j);
+    };
+    for (int j = 0; j < J; ++j) {
+      const int* __restrict r = row(j);
+      int n = 0;
+      for (; n + 8 <= N; n += 8) {
+        int any = 0;
+        for (int k = 0; k < 8; ++k) any |= r[n + k];
+        if (any == 0) continue;
+        for (int k = 0; k < 8; ++k) visit(j, n + k, r[n + k]);
+      }
+      for (; n < N; ++n) visit(j, n, r[n]);
+    }
+    int* __restrict start = scratch.holder_start.data();
+    start[0] = 0;
+    for (int n = 0; n < N; ++n) start[n + 1] = start[n] + column_holders[n];
+    std::vector<int>& holders = scratch.holder_jobs;
+    holders.resize(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) holders[start[nodes[i]]++] = jobs[i];
+    for (int n = N; n > 0; --n) start[n] = start[n - 1];  // each start[n] was moved to start[n + 1]
+    start[0] = 0;
   }
   for (int n = 0; n < N; ++n) {
     int* __restrict column = state.data() + n;
-    std::uint64_t holder_jobs = 0;              // bit j: job j on the node (masked)
     const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
     if (high - column_used[n] < 1) continue;
     const std::uint64_t present = scratch.present[column_holders[n]];
+    const std::uint32_t* __restrict words =
+        random.Reserve(2 * static_cast<std::size_t>(J) + kScanWords).data();
+    std::size_t drawn = 0;
     if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
@@ -611,45 +700,24 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         drawn += 1 + static_cast<std::size_t>(grows);
       }
     } else if (masked) {  // many jobs: hits are rare; the jobs on the node are in holder_jobs
+      std::uint64_t holder_jobs = 0;  // bit j: job j on the node
       for (int j = 0; j < J; ++j) {
         holder_jobs |= std::uint64_t{column[static_cast<std::size_t>(j) * N] > 0} << j;
       }
-      // A job without replicas on the node (entry 0) hits below `absent` and then always grows
-      // (high ≥ 1 on a free node), to U{0..high}; between hits the words alone are scanned.
-      const std::uint32_t below = static_cast<std::uint32_t>(absent);  // p1 < 1: absent < 2³²
-      for (int j = 0;;) {
-        const int stop = holder_jobs != 0 ? std::countr_zero(holder_jobs) : J;  // next job on n
-        while (j < stop) {
-          const int t = FirstBelow(words + drawn, stop - j, below);
-          drawn += t;
-          j += t;
-          if (j == stop) break;
-          column[static_cast<std::size_t>(j) * N] = static_cast<int>(
-              (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
-          drawn += 2;
-          ++j;
-        }
-        if (j == J) break;
-        int& entry = column[static_cast<std::size_t>(j) * N];  // > 0
-        if (words[drawn++] < present && entry < high) {
-          entry += static_cast<int>(
-              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
-        }
+      drawn = SparseTurn(words, column, N, J, high, absent, present, [&] {
+        if (holder_jobs == 0) return J;
+        const int j = std::countr_zero(holder_jobs);
         holder_jobs &= holder_jobs - 1;
-        ++j;
-      }
-    } else {  // more jobs than bits of a mask: hits are rare
-      for (int j = 0; j < J; ++j) {
-        int& entry = column[static_cast<std::size_t>(j) * N];
-        if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
-        if (entry < high) {
-          entry += static_cast<int>(
-              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
-        }
-      }
+        return j;
+      });
+    } else {  // more jobs than bits of a mask: the jobs on the node are listed
+      const int* holder = scratch.holder_jobs.data() + scratch.holder_start[n];
+      const int* const last = scratch.holder_jobs.data() + scratch.holder_start[n + 1];
+      drawn = SparseTurn(words, column, N, J, high, absent, present,
+                         [&] { return holder != last ? *holder++ : J; });
     }
+    random.Skip(drawn);
   }
-  random.Skip(drawn);
 }
 
 }  // namespace

@@ -105,8 +105,9 @@ class PhiloxRandom {
 
  private:
   static constexpr std::size_t kBatchWords = 4 * kPhiloxBatchBlocks;
-  void Refill();                   ///< all drawn: the next batch at the front
-  void Extend(std::size_t count);  ///< the undrawn words to the front, then batches up to `count`
+  static constexpr std::size_t kReserveSpan = 16;  ///< Extend: buffer words per reserved word
+  void Refill();                                   ///< all drawn: the next batch at the front
+  void Extend(std::size_t count);  ///< batches up to `count` (undrawn words moved when no room)
   void AppendBatch();              ///< the next kPhiloxBatchBlocks blocks at buffer_[end_]
   std::array<std::uint32_t, 2> key_;
   std::array<std::uint32_t, 4> counter_;  ///< of the next block to compute
