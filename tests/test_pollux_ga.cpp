@@ -237,12 +237,14 @@ struct RandomInstance {
 };
 
 // Random shapes and bounds, including empty nodes, tight replica and node caps, min_replicas
-// and interference avoidance on and off.
-RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
+// and interference avoidance on and off. Beyond 20 nodes, one entry in `sparsity` of the state
+// (on average) has replicas, as in the states of large clusters.
+RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30, int max_nodes = 20) {
   RandomInstance instance;
   GaProblem& problem = instance.problem;
   problem.num_jobs = 1 + random.Below(max_jobs);
-  problem.num_nodes = 1 + random.Below(20);
+  problem.num_nodes = 1 + random.Below(max_nodes);
+  const int sparsity = max_nodes > 20 ? 1 + random.Below(40) : 2;
   const int J = problem.num_jobs, N = problem.num_nodes;
   for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(9));
   for (int j = 0; j < J; ++j) {
@@ -251,7 +253,7 @@ RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
   }
   for (int i = 0; i < J * N; ++i) {
     problem.base_state.push_back(random.Below(3) == 0 ? random.Below(5) : 0);
-    instance.state.push_back(random.Below(2) == 0 ? random.Below(9) : 0);
+    instance.state.push_back(random.Below(sparsity) == 0 ? random.Below(9) : 0);
   }
   instance.options.interference_avoidance = random.Below(4) != 0;
   instance.options.max_nodes_per_job = 1 + random.Below(N + 2);
@@ -260,12 +262,12 @@ RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
 
 // `apply` and `reference` on 3000 random instances: the same states and the same next draw.
 template <typename Apply, typename Reference>
-void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference,
-                           int max_jobs = 30) {
+void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference, int max_jobs = 30,
+                           int max_nodes = 20) {
   PhiloxRandom instances(seed, 1);
   int changed = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    const RandomInstance instance = MakeInstance(instances, max_jobs);
+    const RandomInstance instance = MakeInstance(instances, max_jobs, max_nodes);
     GaState expected = instance.state, actual = instance.state;
     PhiloxRandom reference_random(trial, seed), random(trial, seed);
     reference(instance, reference_random, expected);
@@ -311,6 +313,29 @@ TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorForManyJobs) {
         ReferenceMutate(i.problem, random, state);
       },
       100);
+}
+
+TEST(PolluxGaOperators, RepairAndMutationEqualTheArtifactsOperatorsOnManyNodes) {
+  // Up to 200 nodes with sparse states: the repair at the listed nodes of long rows, the
+  // mutation over listed holders with more than 64 jobs; both against the transcriptions.
+  ExpectSameAsReference(
+      5,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        RepairState(i.problem, i.options, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceRepair(i.problem, i.options, random, state);
+      },
+      100, 200);
+  ExpectSameAsReference(
+      6,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        MutateState(i.problem, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceMutate(i.problem, random, state);
+      },
+      200, 200);
 }
 
 // Every row of every state of a small problem with its bounds (the set CountRepairedStates

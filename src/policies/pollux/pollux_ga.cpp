@@ -370,6 +370,47 @@ namespace {
   }
 }
 
+// Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts
+// (entries ≥ 0): blocks of 8 entries whose OR is 0 are skipped, so a sparse row costs a
+// vectorised read.
+template <typename Visit>
+[[gnu::always_inline]] inline void ForEachReplica(const int* __restrict row, int N, Visit visit) {
+  int n = 0;
+  for (; n + 8 <= N; n += 8) {
+    int any = 0;
+    for (int k = 0; k < 8; ++k) any |= row[n + k];
+    if (any == 0) continue;
+    for (int k = 0; k < 8; ++k) {
+      if (row[n + k] > 0) visit(n + k, row[n + k]);
+    }
+  }
+  for (; n < N; ++n) {
+    if (row[n] > 0) visit(n, row[n]);
+  }
+}
+
+// Lists the nodes of row[0 .. N) with an entry above 0 in listed[], ascending, for a row of counts
+// (entries ≥ 0), and returns their number; adds the row's replicas to `total`. As
+// ForEachReplica, blocks of 8 entries without any are skipped; the others are listed without a
+// branch per entry (short dense rows cost about a plain pass).
+[[gnu::always_inline]] inline int ListReplicas(const int* __restrict row, int N,
+                                               int* __restrict listed, int& total) {
+  int count = 0, n = 0;
+  auto take = [&](int m) {
+    listed[count] = m;
+    count += row[m] > 0;
+    total += row[m];
+  };
+  for (; n + 8 <= N; n += 8) {
+    int any = 0;
+    for (int k = 0; k < 8; ++k) any |= row[n + k];
+    if (any == 0) continue;
+    for (int k = 0; k < 8; ++k) take(n + k);
+  }
+  for (; n < N; ++n) take(n);
+  return count;
+}
+
 // Per-run constants and buffers of the mutation and the repair (no allocation per offspring).
 struct GaScratch {
   explicit GaScratch(const GaProblem& problem)
@@ -377,6 +418,7 @@ struct GaScratch {
         used(problem.num_nodes),
         order(problem.num_nodes),
         values(problem.num_nodes),
+        replicas(problem.num_nodes),
         column_used(problem.num_nodes),
         column_holders(problem.num_nodes),
         holder_start(problem.num_nodes + 1),
@@ -398,6 +440,7 @@ struct GaScratch {
   std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
   std::vector<int> order;                ///< per node: random node order (repair 2-3)
   std::vector<int> values;               ///< per node: a row before repair 2-3
+  std::vector<int> replicas;             ///< the nodes of a row's replicas, ascending (repair)
   std::vector<int> column_used;          ///< per node: replicas before mutation step 3
   std::vector<int> column_holders;       ///< per node: jobs on it before mutation step 3
   /// Many jobs: the jobs on node n before mutation step 3, ascending, are
@@ -410,11 +453,18 @@ struct GaScratch {
   bool every_entry_hits = false;         ///< one job: p1 = 1, every entry of a free node hits
 };
 
+// Rows of at least this many nodes are repaired at the nodes they use (ListReplicas); shorter
+// rows, whose entries fill a few vectors, entry by entry.
+constexpr int kListedRowNodes = 64;
+
 // One pass over the rows does the five steps of pollux.py:376-420 in the order stated in
 // pollux_ga.hpp: every step on row j reads only row j and per-node sums over the earlier rows
 // (distributed holders as they were before step 1 zeroed anything, replicas kept by step 4), and
 // only step 2-3 draws, in row order, so the pass equals the five passes over all rows one after
-// another, draw for draw.
+// another, draw for draw. Long rows (kListedRowNodes) are first listed by their entries above 0:
+// steps 1, 4 and 5 change nothing at an entry 0 (steps 1 and 5 set entries to 0, step 4 keeps
+// min(0, free) = 0), and step 2-3 keeps a subset of the row's replicas, so only the listed nodes
+// are visited.
 __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& problem,
                                                               const GaOptions& options,
                                                               PhiloxRandom& random, GaState& state,
@@ -423,30 +473,57 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
   int* __restrict distributed_holders = scratch.distributed_holders.data();
   int* __restrict used = scratch.used.data();
+  int* __restrict listed = scratch.replicas.data();
   const int* __restrict capacity = problem.node_capacity.data();
+  const bool list = N >= kListedRowNodes;
   ZeroInts(distributed_holders, N);
   ZeroInts(used, N);
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
     int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
     int total = 0, nodes = 0;
-    for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
+    if (list) {
+      nodes = ListReplicas(row, N, listed, total);
+      if (nodes == 0) continue;  // no step changes a row without replicas
+    } else {
+      for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
+    }
     // (1) At most one distributed job per node: once a node holds a second distributed job, every
-    // later row loses that node (pollux.py:385-390).
+    // later row loses that node (pollux.py:385-390). A node's count changes only at the rows
+    // that use it, so the largest count over the row's nodes tells whether one reached 2.
     if (options.interference_avoidance) {
       if (nodes > 1) {
         int most = 0;
-        for (int n = 0; n < N; ++n) {
-          distributed_holders[n] += row[n] > 0;
-          most = std::max(most, distributed_holders[n]);
+        if (list) {
+          for (int i = 0; i < nodes; ++i) most = std::max(most, ++distributed_holders[listed[i]]);
+        } else {
+          for (int n = 0; n < N; ++n) {
+            distributed_holders[n] += row[n] > 0;
+            most = std::max(most, distributed_holders[n]);
+          }
         }
         crowded = crowded || most > 1;
       }
       if (crowded) {
-        total = nodes = 0;
-        for (int n = 0; n < N; ++n) {
-          row[n] = distributed_holders[n] > 1 ? 0 : row[n];
-          total += row[n], nodes += row[n] > 0;
+        total = 0;
+        if (list) {
+          int kept = 0;
+          for (int i = 0; i < nodes; ++i) {
+            const int n = listed[i];
+            if (distributed_holders[n] > 1) {
+              row[n] = 0;
+            } else {
+              total += row[n];
+              listed[kept++] = n;
+            }
+          }
+          nodes = kept;
+        } else {
+          nodes = 0;
+          for (int n = 0; n < N; ++n) {
+            row[n] = distributed_holders[n] > 1 ? 0 : row[n];
+            total += row[n], nodes += row[n] > 0;
+          }
         }
       }
     }
@@ -467,18 +544,39 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
         kept_nodes += take > 0;
         row[order[i]] = take;
       }
+      if (list) {  // the kept replicas are on listed nodes
+        int still = 0;
+        for (int i = 0; i < nodes; ++i) {
+          if (row[listed[i]] > 0) listed[still++] = listed[i];
+        }
+        nodes = still;
+      }
     }
     // (4) Node capacity, earlier rows first (pollux.py:404-412).
-    for (int n = 0; n < N; ++n) {
-      const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
-      used[n] += take;
-      row[n] = take;
+    total = 0;
+    if (list) {
+      for (int i = 0; i < nodes; ++i) {
+        const int n = listed[i];
+        const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+        used[n] += take;
+        row[n] = take;
+        total += take;
+      }
+    } else {
+      for (int n = 0; n < N; ++n) {
+        const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+        used[n] += take;
+        row[n] = take;
+        total += take;
+      }
     }
     // (5) min_replicas (pollux.py:416-419); a bound ≤ 0 never applies.
-    if (problem.min_replicas[j] > 0) {
-      total = 0;
-      for (int n = 0; n < N; ++n) total += row[n];
-      if (total < problem.min_replicas[j]) ZeroInts(row, N);
+    if (total < problem.min_replicas[j]) {
+      if (list) {
+        for (int i = 0; i < nodes; ++i) row[listed[i]] = 0;
+      } else {
+        ZeroInts(row, N);
+      }
     }
   }
 }
@@ -730,11 +828,45 @@ void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state)
 
 namespace {
 
+// A hash of a state (any hash would do: it only places states in the duplicate set, whose
+// membership is decided by equality). `sparse` (states of many nodes, whose entries are mostly
+// 0): multiply-xor over the (index, value) of the entries above 0, found by ForEachReplica; else
+// four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed.
+__attribute__((target_clones("avx2", "default"))) std::uint64_t StateHash(const GaState& state,
+                                                                          bool sparse) {
+  constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
+  const std::size_t size = state.size();
+  std::uint64_t h = size;
+  if (sparse) {
+    ForEachReplica(state.data(), static_cast<int>(size), [&](int i, int v) {
+      h = (h ^ (static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint32_t>(v))) * kMultiplier;
+    });
+  } else {
+    static_assert(sizeof(int) == 4);
+    const int* data = state.data();
+    auto word = [&](std::size_t i) {
+      std::uint64_t w;
+      std::memcpy(&w, data + i, sizeof w);
+      return w;
+    };
+    std::uint64_t lane[4] = {1, 2, 3, 4};
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
+    }
+    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
+    h ^= lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29);
+  }
+  h ^= h >> 32;
+  return h * kMultiplier;
+}
+
 // The states of one GA run: slots of J×N entries reused through a free list, so that an offspring
 // costs no allocation; each slot keeps the hash of its state for the duplicate set.
 class StatePool {
  public:
-  explicit StatePool(std::size_t state_size) : state_size_(state_size) {}
+  StatePool(std::size_t state_size, int num_nodes)
+      : state_size_(state_size), sparse_hash_(num_nodes >= kListedRowNodes) {}
   int Acquire() {
     if (free_.empty()) {
       states_.emplace_back(state_size_);
@@ -749,35 +881,12 @@ class StatePool {
   GaState& operator[](int slot) { return states_[slot]; }
   const GaState& operator[](int slot) const { return states_[slot]; }
   /// Stores the hash of the slot's state (call after its last change).
-  void Seal(int slot) { hashes_[slot] = Hash(states_[slot]); }
+  void Seal(int slot) { hashes_[slot] = StateHash(states_[slot], sparse_hash_); }
   std::uint64_t hash(int slot) const { return hashes_[slot]; }
 
  private:
-  static std::uint64_t Hash(const GaState& state) {
-    // Four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed (any
-    // hash would do: it only places states in the duplicate set, whose membership is decided by
-    // equality).
-    constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
-    static_assert(sizeof(int) == 4);
-    const int* data = state.data();
-    auto word = [&](std::size_t i) {
-      std::uint64_t w;
-      std::memcpy(&w, data + i, sizeof w);
-      return w;
-    };
-    std::uint64_t lane[4] = {1, 2, 3, 4};
-    const std::size_t size = state.size();
-    std::size_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
-    }
-    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
-    std::uint64_t h = lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29) ^ size;
-    h ^= h >> 32;
-    return h * kMultiplier;
-  }
-
   std::size_t state_size_;
+  bool sparse_hash_;
   std::vector<GaState> states_;
   std::vector<std::uint64_t> hashes_;
   std::vector<int> free_;
@@ -1084,7 +1193,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   ADAPTSIM_CHECK(!initial.empty());
   const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
   GaResult result;
-  StatePool pool(state_size);
+  StatePool pool(state_size, problem.num_nodes);
   StateSet seen(pool);
   GaScratch scratch(problem);
   std::vector<Individual> pop;
