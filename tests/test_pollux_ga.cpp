@@ -34,20 +34,23 @@ TEST(PhiloxRandom, BlocksMatchRandom123AcrossTheCounterCarry) {
       {0x506f6c78, 17, 0, 3},
       {1, 0xFFFFFFFC, 0, 9},           // c1 wraps inside the batch: carry into c2
       {3, 0xFFFFFFF6, 5, 2},           // ... in the batch's second set of 8 blocks
+      {4, 0xFFFFFFE9, 7, 1},           // ... in its second set of 16 blocks
       {2, 0xFFFFFFFA, 0xFFFFFFFF, 1},  // the 64-bit (c2:c1) wraps to 0
       {0xFFFFFFFF, 0x7FFFFFFF, 0x12345678, 0xFFFFFFFF}};
   const std::vector<std::array<std::uint32_t, 2>> keys = {{0, 0}, {42, 0}, {0xDEADBEEF, 7}};
   for (const auto& counter : counters) {
     for (const auto& key : keys) {
-      for (bool vectorised : {true, false}) {
+      for (PhiloxPath path :
+           {PhiloxPath::kPortable, PhiloxPath::kAvx2, PhiloxPath::kAvx512, PhiloxPath::kWidest}) {
+        if (!PhiloxPathSupported(path)) continue;
         std::array<std::uint32_t, 4 * kPhiloxBatchBlocks> words{};
-        PhiloxBlocks(counter, key, words.data(), vectorised);
+        PhiloxBlocks(counter, key, words.data(), path);
         std::array<std::uint32_t, 4> c = counter;
         for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
           const auto expected = Random123Block(c, key);
           for (int i = 0; i < 4; ++i) {
             EXPECT_EQ(words[4 * b + i], expected[i])
-                << "block " << b << " word " << i << " vectorised " << vectorised;
+                << "block " << b << " word " << i << " path " << static_cast<int>(path);
           }
           if (++c[1] == 0) ++c[2];
         }

@@ -1,11 +1,16 @@
 // PolluxSched's NSGA-II (A:simulator/pollux.py:115-200, 339-438; P:pymoo 0.4.2).
 #include "pollux_ga.hpp"
 
+// GCC 12's AVX-512 intrinsics start from an undefined vector that -Wuninitialized reports (GCC
+// bug 105593, fixed in GCC 13): silenced for the lines of these headers only (Random123 includes
+// the intrinsics).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <Random123/philox.h>
-
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
+#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <bit>
@@ -42,13 +47,14 @@ void PhiloxBlocksScalar(const std::array<std::uint32_t, 4>& counter,
 // PhiloxBlocks with AVX2, one block per 32-bit lane, in two independent sets of 8 blocks whose
 // rounds interleave (each round is a chain of dependent multiplies): the 32×32→64-bit products of
 // even and odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
+// 16 blocks from `base`, the 64-bit (c2:c1) of the first.
 __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint32_t, 4>& counter,
+                                                      std::uint64_t base,
                                                       const std::array<std::uint32_t, 2>& key,
                                                       std::uint32_t* out) {
-  constexpr int kSets = kPhiloxBatchBlocks / 8;
-  alignas(32) std::uint32_t low[kPhiloxBatchBlocks], high[kPhiloxBatchBlocks];
-  const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
-  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
+  constexpr int kBlocks = 16, kSets = kBlocks / 8;
+  alignas(32) std::uint32_t low[kBlocks], high[kBlocks];
+  for (std::size_t b = 0; b < kBlocks; ++b) {
     low[b] = static_cast<std::uint32_t>(base + b);
     high[b] = static_cast<std::uint32_t>((base + b) >> 32);
   }
@@ -97,20 +103,101 @@ __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint
     _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
   }
 }
+
+// PhiloxBlocks with AVX-512: as PhiloxBlocksAvx2 with 16 blocks per vector, two sets of 16 (the
+// batch); the transpose to block-major order works on 128-bit lanes (one block each).
+__attribute__((target("avx512f"))) void PhiloxBlocksAvx512(
+    const std::array<std::uint32_t, 4>& counter, const std::array<std::uint32_t, 2>& key,
+    std::uint32_t* out) {
+  constexpr int kSets = kPhiloxBatchBlocks / 16;
+  alignas(64) std::uint32_t low[kPhiloxBatchBlocks], high[kPhiloxBatchBlocks];
+  const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
+  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
+    low[b] = static_cast<std::uint32_t>(base + b);
+    high[b] = static_cast<std::uint32_t>((base + b) >> 32);
+  }
+  __m512i x0[kSets], x1[kSets], x2[kSets], x3[kSets];
+  for (int v = 0; v < kSets; ++v) {
+    x0[v] = _mm512_set1_epi32(static_cast<int>(counter[0]));
+    x1[v] = _mm512_load_si512(low + 16 * v);
+    x2[v] = _mm512_load_si512(high + 16 * v);
+    x3[v] = _mm512_set1_epi32(static_cast<int>(counter[3]));
+  }
+  const __m512i m0 = _mm512_set1_epi32(static_cast<int>(PHILOX_M4x32_0));
+  const __m512i m1 = _mm512_set1_epi32(static_cast<int>(PHILOX_M4x32_1));
+  constexpr __mmask16 kOdd = 0xAAAA;
+  std::uint32_t k0 = key[0], k1 = key[1];
+  for (int round = 0; round < 10; ++round) {
+    const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0));
+    const __m512i key1 = _mm512_set1_epi32(static_cast<int>(k1));
+    for (int v = 0; v < kSets; ++v) {
+      const __m512i even0 = _mm512_mul_epu32(x0[v], m0);
+      const __m512i odd0 = _mm512_mul_epu32(_mm512_srli_epi64(x0[v], 32), m0);
+      const __m512i even1 = _mm512_mul_epu32(x2[v], m1);
+      const __m512i odd1 = _mm512_mul_epu32(_mm512_srli_epi64(x2[v], 32), m1);
+      const __m512i lo0 = _mm512_mask_blend_epi32(kOdd, even0, _mm512_slli_epi64(odd0, 32));
+      const __m512i hi0 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even0, 32), odd0);
+      const __m512i lo1 = _mm512_mask_blend_epi32(kOdd, even1, _mm512_slli_epi64(odd1, 32));
+      const __m512i hi1 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even1, 32), odd1);
+      x0[v] = _mm512_xor_si512(_mm512_xor_si512(hi1, x1[v]), key0);
+      x1[v] = lo1;
+      x2[v] = _mm512_xor_si512(_mm512_xor_si512(hi0, x3[v]), key1);
+      x3[v] = lo0;
+    }
+    k0 += PHILOX_W32_0;
+    k1 += PHILOX_W32_1;
+  }
+  for (int v = 0; v < kSets; ++v) {
+    // In each 128-bit lane L (blocks 4L .. 4L+3), u_k holds block 4L + k.
+    const __m512i t0 = _mm512_unpacklo_epi32(x0[v], x1[v]),
+                  t1 = _mm512_unpackhi_epi32(x0[v], x1[v]);
+    const __m512i t2 = _mm512_unpacklo_epi32(x2[v], x3[v]),
+                  t3 = _mm512_unpackhi_epi32(x2[v], x3[v]);
+    const __m512i u0 = _mm512_unpacklo_epi64(t0, t2), u1 = _mm512_unpackhi_epi64(t0, t2);
+    const __m512i u2 = _mm512_unpacklo_epi64(t1, t3), u3 = _mm512_unpackhi_epi64(t1, t3);
+    // Lanes (u0.L, u0.L+1, u1.L, u1.L+1) for L = 0 and 2, likewise u2 and u3; then blocks 4L ..
+    // 4L+3 are (u0.L, u1.L, u2.L, u3.L).
+    const __m512i a01 = _mm512_shuffle_i32x4(u0, u1, 0x44),
+                  b01 = _mm512_shuffle_i32x4(u0, u1, 0xEE);
+    const __m512i a23 = _mm512_shuffle_i32x4(u2, u3, 0x44),
+                  b23 = _mm512_shuffle_i32x4(u2, u3, 0xEE);
+    std::uint32_t* o = out + 64 * v;
+    _mm512_storeu_si512(o + 0, _mm512_shuffle_i32x4(a01, a23, 0x88));
+    _mm512_storeu_si512(o + 16, _mm512_shuffle_i32x4(a01, a23, 0xDD));
+    _mm512_storeu_si512(o + 32, _mm512_shuffle_i32x4(b01, b23, 0x88));
+    _mm512_storeu_si512(o + 48, _mm512_shuffle_i32x4(b01, b23, 0xDD));
+  }
+}
 #endif
 
 }  // namespace
 
-void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
-                  const std::array<std::uint32_t, 2>& key, std::uint32_t* out, bool vectorised) {
-  static_assert(kPhiloxBatchBlocks % 8 == 0, "PhiloxBlocksAvx2 computes sets of 8 blocks");
+bool PhiloxPathSupported(PhiloxPath path) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (vectorised && __builtin_cpu_supports("avx2")) {
-    PhiloxBlocksAvx2(counter, key, out);
+  if (path == PhiloxPath::kAvx2) return __builtin_cpu_supports("avx2");
+  if (path == PhiloxPath::kAvx512) return __builtin_cpu_supports("avx512f");
+#endif
+  return path == PhiloxPath::kPortable || path == PhiloxPath::kWidest;
+}
+
+void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
+                  const std::array<std::uint32_t, 2>& key, std::uint32_t* out, PhiloxPath path) {
+  static_assert(kPhiloxBatchBlocks % 16 == 0, "the vector paths compute sets of 16 blocks");
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool widest = path == PhiloxPath::kWidest;
+  if ((widest || path == PhiloxPath::kAvx512) && __builtin_cpu_supports("avx512f")) {
+    PhiloxBlocksAvx512(counter, key, out);
+    return;
+  }
+  if ((widest || path == PhiloxPath::kAvx2) && __builtin_cpu_supports("avx2")) {
+    const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
+    for (std::size_t b = 0; b < kPhiloxBatchBlocks; b += 16) {
+      PhiloxBlocksAvx2(counter, base + b, key, out + 4 * b);
+    }
     return;
   }
 #endif
-  (void)vectorised;
+  (void)path;
   PhiloxBlocksScalar(counter, key, out);
 }
 
