@@ -18,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "adaptsim/error.hpp"
 
@@ -457,17 +458,27 @@ namespace {
   }
 }
 
-// Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts
-// (entries ≥ 0): blocks of 8 entries whose OR is 0 are skipped, so a sparse row costs a
-// vectorised read.
+// Entries are read in blocks of kReplicaBlock: a block of counts (entries ≥ 0) without replicas
+// has OR 0, tested with vector loads.
+constexpr int kReplicaBlock = 16;
+[[gnu::always_inline]] inline bool BlockHasReplicas(const int* block) {
+  using Half = int __attribute__((vector_size(4 * kReplicaBlock / 2)));
+  using Lanes = long long __attribute__((vector_size(4 * kReplicaBlock / 2)));
+  Half a, b;
+  std::memcpy(&a, block, sizeof a);
+  std::memcpy(&b, block + kReplicaBlock / 2, sizeof b);
+  const Lanes any = reinterpret_cast<Lanes>(a | b);
+  return (any[0] | any[1] | any[2] | any[3]) != 0;
+}
+
+// Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts:
+// blocks without replicas are skipped, so a sparse row costs a vectorised read.
 template <typename Visit>
 [[gnu::always_inline]] inline void ForEachReplica(const int* __restrict row, int N, Visit visit) {
   int n = 0;
-  for (; n + 8 <= N; n += 8) {
-    int any = 0;
-    for (int k = 0; k < 8; ++k) any |= row[n + k];
-    if (any == 0) continue;
-    for (int k = 0; k < 8; ++k) {
+  for (; n + kReplicaBlock <= N; n += kReplicaBlock) {
+    if (!BlockHasReplicas(row + n)) continue;
+    for (int k = 0; k < kReplicaBlock; ++k) {
       if (row[n + k] > 0) visit(n + k, row[n + k]);
     }
   }
@@ -478,8 +489,8 @@ template <typename Visit>
 
 // Lists the nodes of row[0 .. N) with an entry above 0 in listed[], ascending, for a row of counts
 // (entries ≥ 0), and returns their number; adds the row's replicas to `total`. As
-// ForEachReplica, blocks of 8 entries without any are skipped; the others are listed without a
-// branch per entry (short dense rows cost about a plain pass).
+// ForEachReplica, blocks without replicas are skipped; the others are listed without a branch per
+// entry.
 [[gnu::always_inline]] inline int ListReplicas(const int* __restrict row, int N,
                                                int* __restrict listed, int& total) {
   int count = 0, n = 0;
@@ -488,14 +499,24 @@ template <typename Visit>
     count += row[m] > 0;
     total += row[m];
   };
-  for (; n + 8 <= N; n += 8) {
-    int any = 0;
-    for (int k = 0; k < 8; ++k) any |= row[n + k];
-    if (any == 0) continue;
-    for (int k = 0; k < 8; ++k) take(n + k);
+  for (; n + kReplicaBlock <= N; n += kReplicaBlock) {
+    if (!BlockHasReplicas(row + n)) continue;
+    for (int k = 0; k < kReplicaBlock; ++k) take(n + k);
   }
   for (; n < N; ++n) take(n);
   return count;
+}
+
+// The hash of a state of many nodes (StateHash): from the state's size, one multiply-xor step per
+// entry above 0, in index order, then a final mix.
+constexpr std::uint64_t kHashMultiplier = 0x9E3779B97F4A7C15ull;
+[[gnu::always_inline]] inline std::uint64_t HashStep(std::uint64_t h, std::size_t index,
+                                                     int value) {
+  return (h ^ (static_cast<std::uint64_t>(index) << 32 | static_cast<std::uint32_t>(value))) *
+         kHashMultiplier;
+}
+[[gnu::always_inline]] inline std::uint64_t HashFinish(std::uint64_t h) {
+  return (h ^ (h >> 32)) * kHashMultiplier;
 }
 
 // Per-run constants and buffers of the mutation and the repair (no allocation per offspring).
@@ -552,10 +573,11 @@ constexpr int kListedRowNodes = 64;
 // steps 1, 4 and 5 change nothing at an entry 0 (steps 1 and 5 set entries to 0, step 4 keeps
 // min(0, free) = 0), and step 2-3 keeps a subset of the row's replicas, so only the listed nodes
 // are visited.
-__attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& problem,
-                                                              const GaOptions& options,
-                                                              PhiloxRandom& random, GaState& state,
-                                                              GaScratch& scratch) {
+// Returns, for listed rows, the state's StateHash (its entries above 0 are the listed ones left
+// above 0, met in index order), else nothing.
+__attribute__((target_clones("avx2", "default"))) std::optional<std::uint64_t> Repair(
+    const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, GaState& state,
+    GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
   int* __restrict distributed_holders = scratch.distributed_holders.data();
@@ -563,6 +585,7 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
   int* __restrict listed = scratch.replicas.data();
   const int* __restrict capacity = problem.node_capacity.data();
   const bool list = N >= kListedRowNodes;
+  std::uint64_t hash = static_cast<std::uint64_t>(J) * N;
   ZeroInts(distributed_holders, N);
   ZeroInts(used, N);
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
@@ -665,7 +688,15 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
         ZeroInts(row, N);
       }
     }
+    if (list) {
+      for (int i = 0; i < nodes; ++i) {
+        const int n = listed[i];
+        if (row[n] > 0) hash = HashStep(hash, static_cast<std::size_t>(j) * N + n, row[n]);
+      }
+    }
   }
+  if (!list) return std::nullopt;
+  return HashFinish(hash);
 }
 
 // The contract the operators rely on (pollux_ga.hpp): entries and replica caps are counts.
@@ -829,31 +860,19 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
       }
     }
   } else {
-    // Many jobs: the entries with replicas are few; blocks of 8 entries without any are skipped
-    // (entries are ≥ 0), and the others are listed by node, jobs ascending (a counting sort of
-    // the (job, node) pairs, which are found in job order).
+    // Many jobs: the entries with replicas are few (ForEachReplica finds them); they are listed
+    // by node, jobs ascending (a counting sort of the (job, node) pairs, found in job order).
     std::vector<int>& nodes = scratch.pair_nodes;
     std::vector<int>& jobs = scratch.pair_jobs;
     nodes.clear();
     jobs.clear();
     auto visit = [&](int j, int n, int v) {
-      if (v <= 0) return;
       column_used[n] += v;
       ++column_holders[n];
       nodes.push_back(n);
       jobs.push_back(j);
     };
-    for (int j = 0; j < J; ++j) {
-      const int* __restrict r = row(j);
-      int n = 0;
-      for (; n + 8 <= N; n += 8) {
-        int any = 0;
-        for (int k = 0; k < 8; ++k) any |= r[n + k];
-        if (any == 0) continue;
-        for (int k = 0; k < 8; ++k) visit(j, n + k, r[n + k]);
-      }
-      for (; n < N; ++n) visit(j, n, r[n]);
-    }
+    for (int j = 0; j < J; ++j) ForEachReplica(row(j), N, [&](int n, int v) { visit(j, n, v); });
     int* __restrict start = scratch.holder_start.data();
     start[0] = 0;
     for (int n = 0; n < N; ++n) start[n + 1] = start[n] + column_holders[n];
@@ -921,13 +940,12 @@ namespace {
 // four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed.
 __attribute__((target_clones("avx2", "default"))) std::uint64_t StateHash(const GaState& state,
                                                                           bool sparse) {
-  constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
+  constexpr std::uint64_t kMultiplier = kHashMultiplier;
   const std::size_t size = state.size();
   std::uint64_t h = size;
   if (sparse) {
-    ForEachReplica(state.data(), static_cast<int>(size), [&](int i, int v) {
-      h = (h ^ (static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint32_t>(v))) * kMultiplier;
-    });
+    ForEachReplica(state.data(), static_cast<int>(size),
+                   [&](int i, int v) { h = HashStep(h, i, v); });
   } else {
     static_assert(sizeof(int) == 4);
     const int* data = state.data();
@@ -944,8 +962,7 @@ __attribute__((target_clones("avx2", "default"))) std::uint64_t StateHash(const 
     for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
     h ^= lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29);
   }
-  h ^= h >> 32;
-  return h * kMultiplier;
+  return HashFinish(h);
 }
 
 // The states of one GA run: slots of J×N entries reused through a free list, so that an offspring
@@ -968,7 +985,10 @@ class StatePool {
   GaState& operator[](int slot) { return states_[slot]; }
   const GaState& operator[](int slot) const { return states_[slot]; }
   /// Stores the hash of the slot's state (call after its last change).
-  void Seal(int slot) { hashes_[slot] = StateHash(states_[slot], sparse_hash_); }
+  /// `hash`: the slot's StateHash when known (Repair's), else it is computed.
+  void Seal(int slot, std::optional<std::uint64_t> hash) {
+    hashes_[slot] = hash ? *hash : StateHash(states_[slot], sparse_hash_);
+  }
   std::uint64_t hash(int slot) const { return hashes_[slot]; }
 
  private:
@@ -1212,8 +1232,7 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
     fresh.clear();
     for (int child : children) {
       Mutate(problem, random, pool[child], scratch);
-      Repair(problem, options, random, pool[child], scratch);
-      pool.Seal(child);
+      pool.Seal(child, Repair(problem, options, random, pool[child], scratch));
       if (seen.Insert(child)) {
         fresh.push_back(child);
       } else {
@@ -1289,8 +1308,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
     CheckCounts(problem, state);
     const int slot = pool.Acquire();
     pool[slot] = state;
-    Repair(problem, options, random, pool[slot], scratch);
-    pool.Seal(slot);
+    pool.Seal(slot, Repair(problem, options, random, pool[slot], scratch));
     if (seen.Insert(slot)) {
       pop.push_back({slot});
     } else {
