@@ -153,7 +153,7 @@ class PolluxObjective {
  public:
   /// Rows of at least this many nodes skip blocks of kBlock entries that are 0 in the state and
   /// the base (the states of large clusters are mostly 0).
-  static constexpr int kSkippedRowNodes = 64, kBlock = 16;
+  static constexpr int kSkippedRowNodes = 64, kBlock = 64;
 
   /// `max_nodes`: the most nodes a state's row can use (the repair's max nodes per job).
   PolluxObjective(int num_nodes, int gpus_per_node, double p, int max_nodes)
@@ -226,15 +226,17 @@ class PolluxObjective {
  private:
   /// Whether a[0 .. kBlock) and b[0 .. kBlock) are all 0, with vector loads.
   static bool BlockIsZero(const int* a, const int* b) {
-    using Half = int __attribute__((vector_size(4 * kBlock / 2)));
-    using Lanes = long long __attribute__((vector_size(4 * kBlock / 2)));
-    Half a0, a1, b0, b1;
-    std::memcpy(&a0, a, sizeof a0);
-    std::memcpy(&a1, a + kBlock / 2, sizeof a1);
-    std::memcpy(&b0, b, sizeof b0);
-    std::memcpy(&b1, b + kBlock / 2, sizeof b1);
-    const Lanes any = reinterpret_cast<Lanes>(a0 | a1 | b0 | b1);
-    return (any[0] | any[1] | any[2] | any[3]) == 0;
+    using Vector = int __attribute__((vector_size(32)));
+    using Lanes = long long __attribute__((vector_size(32)));
+    Vector any{};
+    for (int k = 0; k < kBlock; k += 8) {
+      Vector va, vb;
+      std::memcpy(&va, a + k, sizeof va);
+      std::memcpy(&vb, b + k, sizeof vb);
+      any |= va | vb;
+    }
+    const Lanes lanes = reinterpret_cast<Lanes>(any);
+    return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) == 0;
   }
   struct RowStats {
     int nodes = 0, replicas = 0;

@@ -459,16 +459,19 @@ namespace {
 }
 
 // Entries are read in blocks of kReplicaBlock: a block of counts (entries ≥ 0) without replicas
-// has OR 0, tested with vector loads.
-constexpr int kReplicaBlock = 16;
+// has OR 0, tested with vector loads (a block spans four cache lines, read before one branch).
+constexpr int kReplicaBlock = 64;
 [[gnu::always_inline]] inline bool BlockHasReplicas(const int* block) {
-  using Half = int __attribute__((vector_size(4 * kReplicaBlock / 2)));
-  using Lanes = long long __attribute__((vector_size(4 * kReplicaBlock / 2)));
-  Half a, b;
-  std::memcpy(&a, block, sizeof a);
-  std::memcpy(&b, block + kReplicaBlock / 2, sizeof b);
-  const Lanes any = reinterpret_cast<Lanes>(a | b);
-  return (any[0] | any[1] | any[2] | any[3]) != 0;
+  using Vector = int __attribute__((vector_size(32)));
+  using Lanes = long long __attribute__((vector_size(32)));
+  Vector any{};
+  for (int k = 0; k < kReplicaBlock; k += 8) {
+    Vector v;
+    std::memcpy(&v, block + k, sizeof v);
+    any |= v;
+  }
+  const Lanes lanes = reinterpret_cast<Lanes>(any);
+  return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) != 0;
 }
 
 // Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts:
@@ -850,7 +853,9 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   ZeroInts(column_used, N);
   ZeroInts(column_holders, N);
   const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
-  const bool listed = J > kMaskedJobs;
+  // More jobs than bits of a mask: on long columns (many nodes, whose states are mostly 0) the
+  // jobs on each node are listed; on short ones each column is walked.
+  const bool listed = J > kMaskedJobs && N >= kListedRowNodes;
   if (!listed) {
     for (int j = 0; j < J; ++j) {
       const int* __restrict r = row(j);
@@ -914,11 +919,20 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         holder_jobs &= holder_jobs - 1;
         return j;
       });
-    } else {  // more jobs than bits of a mask: the jobs on the node are listed
+    } else if (listed) {  // many jobs and nodes: the jobs on the node are listed
       const int* holder = scratch.holder_jobs.data() + scratch.holder_start[n];
       const int* const last = scratch.holder_jobs.data() + scratch.holder_start[n + 1];
       drawn = SparseTurn(words, column, N, J, high, absent, present,
                          [&] { return holder != last ? *holder++ : J; });
+    } else {  // many jobs on few nodes: hits are rare, the column is short
+      for (int j = 0; j < J; ++j) {
+        int& entry = column[static_cast<std::size_t>(j) * N];
+        if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
+        if (entry < high) {
+          entry += static_cast<int>(
+              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        }
+      }
     }
     random.Skip(drawn);
   }
