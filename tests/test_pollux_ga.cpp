@@ -34,20 +34,23 @@ TEST(PhiloxRandom, BlocksMatchRandom123AcrossTheCounterCarry) {
       {0x506f6c78, 17, 0, 3},
       {1, 0xFFFFFFFC, 0, 9},           // c1 wraps inside the batch: carry into c2
       {3, 0xFFFFFFF6, 5, 2},           // ... in the batch's second set of 8 blocks
+      {4, 0xFFFFFFE9, 7, 1},           // ... in its second set of 16 blocks
       {2, 0xFFFFFFFA, 0xFFFFFFFF, 1},  // the 64-bit (c2:c1) wraps to 0
       {0xFFFFFFFF, 0x7FFFFFFF, 0x12345678, 0xFFFFFFFF}};
   const std::vector<std::array<std::uint32_t, 2>> keys = {{0, 0}, {42, 0}, {0xDEADBEEF, 7}};
   for (const auto& counter : counters) {
     for (const auto& key : keys) {
-      for (bool vectorised : {true, false}) {
+      for (PhiloxPath path :
+           {PhiloxPath::kPortable, PhiloxPath::kAvx2, PhiloxPath::kAvx512, PhiloxPath::kWidest}) {
+        if (!PhiloxPathSupported(path)) continue;
         std::array<std::uint32_t, 4 * kPhiloxBatchBlocks> words{};
-        PhiloxBlocks(counter, key, words.data(), vectorised);
+        PhiloxBlocks(counter, key, words.data(), path);
         std::array<std::uint32_t, 4> c = counter;
         for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
           const auto expected = Random123Block(c, key);
           for (int i = 0; i < 4; ++i) {
             EXPECT_EQ(words[4 * b + i], expected[i])
-                << "block " << b << " word " << i << " vectorised " << vectorised;
+                << "block " << b << " word " << i << " path " << static_cast<int>(path);
           }
           if (++c[1] == 0) ++c[2];
         }
@@ -237,12 +240,14 @@ struct RandomInstance {
 };
 
 // Random shapes and bounds, including empty nodes, tight replica and node caps, min_replicas
-// and interference avoidance on and off.
-RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
+// and interference avoidance on and off. Beyond 20 nodes, one entry in `sparsity` of the state
+// (on average) has replicas, as in the states of large clusters.
+RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30, int max_nodes = 20) {
   RandomInstance instance;
   GaProblem& problem = instance.problem;
   problem.num_jobs = 1 + random.Below(max_jobs);
-  problem.num_nodes = 1 + random.Below(20);
+  problem.num_nodes = 1 + random.Below(max_nodes);
+  const int sparsity = max_nodes > 20 ? 1 + random.Below(40) : 2;
   const int J = problem.num_jobs, N = problem.num_nodes;
   for (int n = 0; n < N; ++n) problem.node_capacity.push_back(random.Below(9));
   for (int j = 0; j < J; ++j) {
@@ -251,7 +256,7 @@ RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
   }
   for (int i = 0; i < J * N; ++i) {
     problem.base_state.push_back(random.Below(3) == 0 ? random.Below(5) : 0);
-    instance.state.push_back(random.Below(2) == 0 ? random.Below(9) : 0);
+    instance.state.push_back(random.Below(sparsity) == 0 ? random.Below(9) : 0);
   }
   instance.options.interference_avoidance = random.Below(4) != 0;
   instance.options.max_nodes_per_job = 1 + random.Below(N + 2);
@@ -260,12 +265,12 @@ RandomInstance MakeInstance(PhiloxRandom& random, int max_jobs = 30) {
 
 // `apply` and `reference` on 3000 random instances: the same states and the same next draw.
 template <typename Apply, typename Reference>
-void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference,
-                           int max_jobs = 30) {
+void ExpectSameAsReference(std::uint64_t seed, Apply apply, Reference reference, int max_jobs = 30,
+                           int max_nodes = 20) {
   PhiloxRandom instances(seed, 1);
   int changed = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    const RandomInstance instance = MakeInstance(instances, max_jobs);
+    const RandomInstance instance = MakeInstance(instances, max_jobs, max_nodes);
     GaState expected = instance.state, actual = instance.state;
     PhiloxRandom reference_random(trial, seed), random(trial, seed);
     reference(instance, reference_random, expected);
@@ -311,6 +316,29 @@ TEST(PolluxGaOperators, MutationEqualsTheArtifactsOperatorForManyJobs) {
         ReferenceMutate(i.problem, random, state);
       },
       100);
+}
+
+TEST(PolluxGaOperators, RepairAndMutationEqualTheArtifactsOperatorsOnManyNodes) {
+  // Up to 200 nodes with sparse states: the repair at the listed nodes of long rows, the
+  // mutation over listed holders with more than 64 jobs; both against the transcriptions.
+  ExpectSameAsReference(
+      5,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        RepairState(i.problem, i.options, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceRepair(i.problem, i.options, random, state);
+      },
+      100, 200);
+  ExpectSameAsReference(
+      6,
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        MutateState(i.problem, random, state);
+      },
+      [](const RandomInstance& i, PhiloxRandom& random, GaState& state) {
+        ReferenceMutate(i.problem, random, state);
+      },
+      200, 200);
 }
 
 // Every row of every state of a small problem with its bounds (the set CountRepairedStates

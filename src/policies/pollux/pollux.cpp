@@ -5,6 +5,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/policy_options.hpp"
@@ -150,6 +151,10 @@ namespace {
 // J table look-ups, summed in job order as the artifact does.
 class PolluxObjective {
  public:
+  /// Rows of at least this many nodes skip blocks of kBlock entries that are 0 in the state and
+  /// the base (the states of large clusters are mostly 0).
+  static constexpr int kSkippedRowNodes = 64, kBlock = 64;
+
   /// `max_nodes`: the most nodes a state's row can use (the repair's max nodes per job).
   PolluxObjective(int num_nodes, int gpus_per_node, double p, int max_nodes)
       : nodes_(num_nodes),
@@ -184,12 +189,22 @@ class PolluxObjective {
       const int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
       const int* __restrict base = base_state_.data() + static_cast<std::size_t>(j) * N;
       int nodes = 0, replicas = 0, difference = 0;
-      for (int n = 0; n < N; ++n) {
-        nodes += row[n] > 0;
-        replicas += row[n];
-        difference |= row[n] ^ base[n];
-        active[n] |= row[n] > 0;
+      auto visit = [&](int begin, int end) {
+        for (int n = begin; n < end; ++n) {
+          nodes += row[n] > 0;
+          replicas += row[n];
+          difference |= row[n] ^ base[n];
+          active[n] |= row[n] > 0;
+        }
+      };
+      int n = 0;
+      if (N >= kSkippedRowNodes) {  // long rows: blocks that are 0 in the row and the base add 0
+        for (; n + kBlock <= N; n += kBlock) {
+          if (BlockIsZero(row + n, base + n)) continue;
+          visit(n, n + kBlock);
+        }
       }
+      visit(n, N);
       rows_[j] = {nodes, replicas, difference != 0};
     }
     int active_nodes = 0;
@@ -209,6 +224,20 @@ class PolluxObjective {
   }
 
  private:
+  /// Whether a[0 .. kBlock) and b[0 .. kBlock) are all 0, with vector loads.
+  static bool BlockIsZero(const int* a, const int* b) {
+    using Vector = int __attribute__((vector_size(32)));
+    using Lanes = long long __attribute__((vector_size(32)));
+    Vector any{};
+    for (int k = 0; k < kBlock; k += 8) {
+      Vector va, vb;
+      std::memcpy(&va, a + k, sizeof va);
+      std::memcpy(&vb, b + k, sizeof vb);
+      any |= va | vb;
+    }
+    const Lanes lanes = reinterpret_cast<Lanes>(any);
+    return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) == 0;
+  }
   struct RowStats {
     int nodes = 0, replicas = 0;
     bool changed = false;

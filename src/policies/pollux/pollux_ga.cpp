@@ -1,11 +1,16 @@
 // PolluxSched's NSGA-II (A:simulator/pollux.py:115-200, 339-438; P:pymoo 0.4.2).
 #include "pollux_ga.hpp"
 
+// GCC 12's AVX-512 intrinsics start from an undefined vector that -Wuninitialized reports (GCC
+// bug 105593, fixed in GCC 13): silenced for the lines of these headers only (Random123 includes
+// the intrinsics).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <Random123/philox.h>
-
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
+#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <bit>
@@ -13,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "adaptsim/error.hpp"
 
@@ -42,13 +48,14 @@ void PhiloxBlocksScalar(const std::array<std::uint32_t, 4>& counter,
 // PhiloxBlocks with AVX2, one block per 32-bit lane, in two independent sets of 8 blocks whose
 // rounds interleave (each round is a chain of dependent multiplies): the 32×32→64-bit products of
 // even and odd lanes (_mm256_mul_epu32) are split into the high and low words of Philox's mulhilo.
+// 16 blocks from `base`, the 64-bit (c2:c1) of the first.
 __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint32_t, 4>& counter,
+                                                      std::uint64_t base,
                                                       const std::array<std::uint32_t, 2>& key,
                                                       std::uint32_t* out) {
-  constexpr int kSets = kPhiloxBatchBlocks / 8;
-  alignas(32) std::uint32_t low[kPhiloxBatchBlocks], high[kPhiloxBatchBlocks];
-  const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
-  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
+  constexpr int kBlocks = 16, kSets = kBlocks / 8;
+  alignas(32) std::uint32_t low[kBlocks], high[kBlocks];
+  for (std::size_t b = 0; b < kBlocks; ++b) {
     low[b] = static_cast<std::uint32_t>(base + b);
     high[b] = static_cast<std::uint32_t>((base + b) >> 32);
   }
@@ -97,20 +104,101 @@ __attribute__((target("avx2"))) void PhiloxBlocksAvx2(const std::array<std::uint
     _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(u2, u3, 0x31));
   }
 }
+
+// PhiloxBlocks with AVX-512: as PhiloxBlocksAvx2 with 16 blocks per vector, two sets of 16 (the
+// batch); the transpose to block-major order works on 128-bit lanes (one block each).
+__attribute__((target("avx512f"))) void PhiloxBlocksAvx512(
+    const std::array<std::uint32_t, 4>& counter, const std::array<std::uint32_t, 2>& key,
+    std::uint32_t* out) {
+  constexpr int kSets = kPhiloxBatchBlocks / 16;
+  alignas(64) std::uint32_t low[kPhiloxBatchBlocks], high[kPhiloxBatchBlocks];
+  const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
+  for (std::size_t b = 0; b < kPhiloxBatchBlocks; ++b) {
+    low[b] = static_cast<std::uint32_t>(base + b);
+    high[b] = static_cast<std::uint32_t>((base + b) >> 32);
+  }
+  __m512i x0[kSets], x1[kSets], x2[kSets], x3[kSets];
+  for (int v = 0; v < kSets; ++v) {
+    x0[v] = _mm512_set1_epi32(static_cast<int>(counter[0]));
+    x1[v] = _mm512_load_si512(low + 16 * v);
+    x2[v] = _mm512_load_si512(high + 16 * v);
+    x3[v] = _mm512_set1_epi32(static_cast<int>(counter[3]));
+  }
+  const __m512i m0 = _mm512_set1_epi32(static_cast<int>(PHILOX_M4x32_0));
+  const __m512i m1 = _mm512_set1_epi32(static_cast<int>(PHILOX_M4x32_1));
+  constexpr __mmask16 kOdd = 0xAAAA;
+  std::uint32_t k0 = key[0], k1 = key[1];
+  for (int round = 0; round < 10; ++round) {
+    const __m512i key0 = _mm512_set1_epi32(static_cast<int>(k0));
+    const __m512i key1 = _mm512_set1_epi32(static_cast<int>(k1));
+    for (int v = 0; v < kSets; ++v) {
+      const __m512i even0 = _mm512_mul_epu32(x0[v], m0);
+      const __m512i odd0 = _mm512_mul_epu32(_mm512_srli_epi64(x0[v], 32), m0);
+      const __m512i even1 = _mm512_mul_epu32(x2[v], m1);
+      const __m512i odd1 = _mm512_mul_epu32(_mm512_srli_epi64(x2[v], 32), m1);
+      const __m512i lo0 = _mm512_mask_blend_epi32(kOdd, even0, _mm512_slli_epi64(odd0, 32));
+      const __m512i hi0 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even0, 32), odd0);
+      const __m512i lo1 = _mm512_mask_blend_epi32(kOdd, even1, _mm512_slli_epi64(odd1, 32));
+      const __m512i hi1 = _mm512_mask_blend_epi32(kOdd, _mm512_srli_epi64(even1, 32), odd1);
+      x0[v] = _mm512_xor_si512(_mm512_xor_si512(hi1, x1[v]), key0);
+      x1[v] = lo1;
+      x2[v] = _mm512_xor_si512(_mm512_xor_si512(hi0, x3[v]), key1);
+      x3[v] = lo0;
+    }
+    k0 += PHILOX_W32_0;
+    k1 += PHILOX_W32_1;
+  }
+  for (int v = 0; v < kSets; ++v) {
+    // In each 128-bit lane L (blocks 4L .. 4L+3), u_k holds block 4L + k.
+    const __m512i t0 = _mm512_unpacklo_epi32(x0[v], x1[v]),
+                  t1 = _mm512_unpackhi_epi32(x0[v], x1[v]);
+    const __m512i t2 = _mm512_unpacklo_epi32(x2[v], x3[v]),
+                  t3 = _mm512_unpackhi_epi32(x2[v], x3[v]);
+    const __m512i u0 = _mm512_unpacklo_epi64(t0, t2), u1 = _mm512_unpackhi_epi64(t0, t2);
+    const __m512i u2 = _mm512_unpacklo_epi64(t1, t3), u3 = _mm512_unpackhi_epi64(t1, t3);
+    // Lanes (u0.L, u0.L+1, u1.L, u1.L+1) for L = 0 and 2, likewise u2 and u3; then blocks 4L ..
+    // 4L+3 are (u0.L, u1.L, u2.L, u3.L).
+    const __m512i a01 = _mm512_shuffle_i32x4(u0, u1, 0x44),
+                  b01 = _mm512_shuffle_i32x4(u0, u1, 0xEE);
+    const __m512i a23 = _mm512_shuffle_i32x4(u2, u3, 0x44),
+                  b23 = _mm512_shuffle_i32x4(u2, u3, 0xEE);
+    std::uint32_t* o = out + 64 * v;
+    _mm512_storeu_si512(o + 0, _mm512_shuffle_i32x4(a01, a23, 0x88));
+    _mm512_storeu_si512(o + 16, _mm512_shuffle_i32x4(a01, a23, 0xDD));
+    _mm512_storeu_si512(o + 32, _mm512_shuffle_i32x4(b01, b23, 0x88));
+    _mm512_storeu_si512(o + 48, _mm512_shuffle_i32x4(b01, b23, 0xDD));
+  }
+}
 #endif
 
 }  // namespace
 
-void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
-                  const std::array<std::uint32_t, 2>& key, std::uint32_t* out, bool vectorised) {
-  static_assert(kPhiloxBatchBlocks % 8 == 0, "PhiloxBlocksAvx2 computes sets of 8 blocks");
+bool PhiloxPathSupported(PhiloxPath path) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (vectorised && __builtin_cpu_supports("avx2")) {
-    PhiloxBlocksAvx2(counter, key, out);
+  if (path == PhiloxPath::kAvx2) return __builtin_cpu_supports("avx2");
+  if (path == PhiloxPath::kAvx512) return __builtin_cpu_supports("avx512f");
+#endif
+  return path == PhiloxPath::kPortable || path == PhiloxPath::kWidest;
+}
+
+void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
+                  const std::array<std::uint32_t, 2>& key, std::uint32_t* out, PhiloxPath path) {
+  static_assert(kPhiloxBatchBlocks % 16 == 0, "the vector paths compute sets of 16 blocks");
+#if defined(__x86_64__) && defined(__GNUC__)
+  const bool widest = path == PhiloxPath::kWidest;
+  if ((widest || path == PhiloxPath::kAvx512) && __builtin_cpu_supports("avx512f")) {
+    PhiloxBlocksAvx512(counter, key, out);
+    return;
+  }
+  if ((widest || path == PhiloxPath::kAvx2) && __builtin_cpu_supports("avx2")) {
+    const std::uint64_t base = (static_cast<std::uint64_t>(counter[2]) << 32) | counter[1];
+    for (std::size_t b = 0; b < kPhiloxBatchBlocks; b += 16) {
+      PhiloxBlocksAvx2(counter, base + b, key, out + 4 * b);
+    }
     return;
   }
 #endif
-  (void)vectorised;
+  (void)path;
   PhiloxBlocksScalar(counter, key, out);
 }
 
@@ -129,11 +217,17 @@ void PhiloxRandom::Refill() {
 }
 
 void PhiloxRandom::Extend(std::size_t count) {
-  std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
-  end_ -= used_;
-  used_ = 0;
-  const std::size_t batches = (count - end_ + kBatchWords - 1) / kBatchWords;
-  if (buffer_.size() < end_ + batches * kBatchWords) buffer_.resize(end_ + batches * kBatchWords);
+  const std::size_t batches = (count - (end_ - used_) + kBatchWords - 1) / kBatchWords;
+  if (end_ + batches * kBatchWords > buffer_.size()) {
+    // No room after the undrawn words: move them to the front, and size the buffer for
+    // kReserveSpan reservations of this size, so that a run of reservations moves its undrawn
+    // words once in kReserveSpan − 1 of them at most instead of at every reservation.
+    std::copy(buffer_.begin() + used_, buffer_.begin() + end_, buffer_.begin());
+    end_ -= used_;
+    used_ = 0;
+    const std::size_t words = kReserveSpan * (count + kBatchWords);  // ≥ end_ + batches' words
+    if (buffer_.size() < words) buffer_.resize(words);
+  }
   for (std::size_t b = 0; b < batches; ++b) AppendBatch();
 }
 
@@ -364,6 +458,70 @@ namespace {
   }
 }
 
+// Entries are read in blocks of kReplicaBlock: a block of counts (entries ≥ 0) without replicas
+// has OR 0, tested with vector loads (a block spans four cache lines, read before one branch).
+constexpr int kReplicaBlock = 64;
+[[gnu::always_inline]] inline bool BlockHasReplicas(const int* block) {
+  using Vector = int __attribute__((vector_size(32)));
+  using Lanes = long long __attribute__((vector_size(32)));
+  Vector any{};
+  for (int k = 0; k < kReplicaBlock; k += 8) {
+    Vector v;
+    std::memcpy(&v, block + k, sizeof v);
+    any |= v;
+  }
+  const Lanes lanes = reinterpret_cast<Lanes>(any);
+  return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) != 0;
+}
+
+// Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts:
+// blocks without replicas are skipped, so a sparse row costs a vectorised read.
+template <typename Visit>
+[[gnu::always_inline]] inline void ForEachReplica(const int* __restrict row, int N, Visit visit) {
+  int n = 0;
+  for (; n + kReplicaBlock <= N; n += kReplicaBlock) {
+    if (!BlockHasReplicas(row + n)) continue;
+    for (int k = 0; k < kReplicaBlock; ++k) {
+      if (row[n + k] > 0) visit(n + k, row[n + k]);
+    }
+  }
+  for (; n < N; ++n) {
+    if (row[n] > 0) visit(n, row[n]);
+  }
+}
+
+// Lists the nodes of row[0 .. N) with an entry above 0 in listed[], ascending, for a row of counts
+// (entries ≥ 0), and returns their number; adds the row's replicas to `total`. As
+// ForEachReplica, blocks without replicas are skipped; the others are listed without a branch per
+// entry.
+[[gnu::always_inline]] inline int ListReplicas(const int* __restrict row, int N,
+                                               int* __restrict listed, int& total) {
+  int count = 0, n = 0;
+  auto take = [&](int m) {
+    listed[count] = m;
+    count += row[m] > 0;
+    total += row[m];
+  };
+  for (; n + kReplicaBlock <= N; n += kReplicaBlock) {
+    if (!BlockHasReplicas(row + n)) continue;
+    for (int k = 0; k < kReplicaBlock; ++k) take(n + k);
+  }
+  for (; n < N; ++n) take(n);
+  return count;
+}
+
+// The hash of a state of many nodes (StateHash): from the state's size, one multiply-xor step per
+// entry above 0, in index order, then a final mix.
+constexpr std::uint64_t kHashMultiplier = 0x9E3779B97F4A7C15ull;
+[[gnu::always_inline]] inline std::uint64_t HashStep(std::uint64_t h, std::size_t index,
+                                                     int value) {
+  return (h ^ (static_cast<std::uint64_t>(index) << 32 | static_cast<std::uint32_t>(value))) *
+         kHashMultiplier;
+}
+[[gnu::always_inline]] inline std::uint64_t HashFinish(std::uint64_t h) {
+  return (h ^ (h >> 32)) * kHashMultiplier;
+}
+
 // Per-run constants and buffers of the mutation and the repair (no allocation per offspring).
 struct GaScratch {
   explicit GaScratch(const GaProblem& problem)
@@ -371,8 +529,10 @@ struct GaScratch {
         used(problem.num_nodes),
         order(problem.num_nodes),
         values(problem.num_nodes),
+        replicas(problem.num_nodes),
         column_used(problem.num_nodes),
         column_holders(problem.num_nodes),
+        holder_start(problem.num_nodes + 1),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
     // Mutation step 3: p = p1 + p2 − p1·p2 with p1 = 1/J and p2 = 1/(jobs on the node) for a job
     // on it, else 0 (pollux.py:366-372): one threshold per number of holders, computed once.
@@ -391,8 +551,12 @@ struct GaScratch {
   std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
   std::vector<int> order;                ///< per node: random node order (repair 2-3)
   std::vector<int> values;               ///< per node: a row before repair 2-3
+  std::vector<int> replicas;             ///< the nodes of a row's replicas, ascending (repair)
   std::vector<int> column_used;          ///< per node: replicas before mutation step 3
   std::vector<int> column_holders;       ///< per node: jobs on it before mutation step 3
+  /// Many jobs: the jobs on node n before mutation step 3, ascending, are
+  /// holder_jobs[holder_start[n] .. holder_start[n + 1]); pair_* list the (job, node) pairs.
+  std::vector<int> holder_start, holder_jobs, pair_nodes, pair_jobs;
   std::vector<int> candidates, parents;  ///< tournament selection
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
@@ -400,43 +564,79 @@ struct GaScratch {
   bool every_entry_hits = false;         ///< one job: p1 = 1, every entry of a free node hits
 };
 
+// Rows of at least this many nodes are repaired at the nodes they use (ListReplicas); shorter
+// rows, whose entries fill a few vectors, entry by entry.
+constexpr int kListedRowNodes = 64;
+
 // One pass over the rows does the five steps of pollux.py:376-420 in the order stated in
 // pollux_ga.hpp: every step on row j reads only row j and per-node sums over the earlier rows
 // (distributed holders as they were before step 1 zeroed anything, replicas kept by step 4), and
 // only step 2-3 draws, in row order, so the pass equals the five passes over all rows one after
-// another, draw for draw.
-__attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& problem,
-                                                              const GaOptions& options,
-                                                              PhiloxRandom& random, GaState& state,
-                                                              GaScratch& scratch) {
+// another, draw for draw. Long rows (kListedRowNodes) are first listed by their entries above 0:
+// steps 1, 4 and 5 change nothing at an entry 0 (steps 1 and 5 set entries to 0, step 4 keeps
+// min(0, free) = 0), and step 2-3 keeps a subset of the row's replicas, so only the listed nodes
+// are visited.
+// Returns, for listed rows, the state's StateHash (its entries above 0 are the listed ones left
+// above 0, met in index order), else nothing.
+__attribute__((target_clones("avx2", "default"))) std::optional<std::uint64_t> Repair(
+    const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, GaState& state,
+    GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
   int* __restrict distributed_holders = scratch.distributed_holders.data();
   int* __restrict used = scratch.used.data();
+  int* __restrict listed = scratch.replicas.data();
   const int* __restrict capacity = problem.node_capacity.data();
+  const bool list = N >= kListedRowNodes;
+  std::uint64_t hash = static_cast<std::uint64_t>(J) * N;
   ZeroInts(distributed_holders, N);
   ZeroInts(used, N);
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
     int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
     int total = 0, nodes = 0;
-    for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
+    if (list) {
+      nodes = ListReplicas(row, N, listed, total);
+      if (nodes == 0) continue;  // no step changes a row without replicas
+    } else {
+      for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
+    }
     // (1) At most one distributed job per node: once a node holds a second distributed job, every
-    // later row loses that node (pollux.py:385-390).
+    // later row loses that node (pollux.py:385-390). A node's count changes only at the rows
+    // that use it, so the largest count over the row's nodes tells whether one reached 2.
     if (options.interference_avoidance) {
       if (nodes > 1) {
         int most = 0;
-        for (int n = 0; n < N; ++n) {
-          distributed_holders[n] += row[n] > 0;
-          most = std::max(most, distributed_holders[n]);
+        if (list) {
+          for (int i = 0; i < nodes; ++i) most = std::max(most, ++distributed_holders[listed[i]]);
+        } else {
+          for (int n = 0; n < N; ++n) {
+            distributed_holders[n] += row[n] > 0;
+            most = std::max(most, distributed_holders[n]);
+          }
         }
         crowded = crowded || most > 1;
       }
       if (crowded) {
-        total = nodes = 0;
-        for (int n = 0; n < N; ++n) {
-          row[n] = distributed_holders[n] > 1 ? 0 : row[n];
-          total += row[n], nodes += row[n] > 0;
+        total = 0;
+        if (list) {
+          int kept = 0;
+          for (int i = 0; i < nodes; ++i) {
+            const int n = listed[i];
+            if (distributed_holders[n] > 1) {
+              row[n] = 0;
+            } else {
+              total += row[n];
+              listed[kept++] = n;
+            }
+          }
+          nodes = kept;
+        } else {
+          nodes = 0;
+          for (int n = 0; n < N; ++n) {
+            row[n] = distributed_holders[n] > 1 ? 0 : row[n];
+            total += row[n], nodes += row[n] > 0;
+          }
         }
       }
     }
@@ -457,20 +657,49 @@ __attribute__((target_clones("avx2", "default"))) void Repair(const GaProblem& p
         kept_nodes += take > 0;
         row[order[i]] = take;
       }
+      if (list) {  // the kept replicas are on listed nodes
+        int still = 0;
+        for (int i = 0; i < nodes; ++i) {
+          if (row[listed[i]] > 0) listed[still++] = listed[i];
+        }
+        nodes = still;
+      }
     }
     // (4) Node capacity, earlier rows first (pollux.py:404-412).
-    for (int n = 0; n < N; ++n) {
-      const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
-      used[n] += take;
-      row[n] = take;
+    total = 0;
+    if (list) {
+      for (int i = 0; i < nodes; ++i) {
+        const int n = listed[i];
+        const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+        used[n] += take;
+        row[n] = take;
+        total += take;
+      }
+    } else {
+      for (int n = 0; n < N; ++n) {
+        const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+        used[n] += take;
+        row[n] = take;
+        total += take;
+      }
     }
     // (5) min_replicas (pollux.py:416-419); a bound ≤ 0 never applies.
-    if (problem.min_replicas[j] > 0) {
-      total = 0;
-      for (int n = 0; n < N; ++n) total += row[n];
-      if (total < problem.min_replicas[j]) ZeroInts(row, N);
+    if (total < problem.min_replicas[j]) {
+      if (list) {
+        for (int i = 0; i < nodes; ++i) row[listed[i]] = 0;
+      } else {
+        ZeroInts(row, N);
+      }
+    }
+    if (list) {
+      for (int i = 0; i < nodes; ++i) {
+        const int n = listed[i];
+        if (row[n] > 0) hash = HashStep(hash, static_cast<std::size_t>(j) * N + n, row[n]);
+      }
     }
   }
+  if (!list) return std::nullopt;
+  return HashFinish(hash);
 }
 
 // The contract the operators rely on (pollux_ga.hpp): entries and replica caps are counts.
@@ -526,45 +755,84 @@ inline int FirstBelow(const std::uint32_t* words, int count, std::uint32_t thres
 
 // pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
 // same test as Uniform() < p.
+// Mutation step 3 on node n (free GPUs, `high` its capacity) when hits are rare: the jobs without
+// replicas on the node are skipped from one hit to the next by scanning the words alone, and
+// only the jobs on the node, given in ascending order by `next_holder()` (J once they are all
+// given), and the hits are read. A job without replicas on the node (entry 0) hits below
+// `absent` and then always grows (high ≥ 1 on a free node), to U{0..high}. Returns the words
+// drawn; reads at most 2·J + kScanWords of them.
+template <typename NextHolder>
+[[gnu::always_inline]] inline std::size_t SparseTurn(const std::uint32_t* __restrict words,
+                                                     int* __restrict column, std::size_t stride,
+                                                     int J, int high, std::uint64_t absent,
+                                                     std::uint64_t present,
+                                                     NextHolder next_holder) {
+  const std::uint32_t below = static_cast<std::uint32_t>(absent);  // p1 < 1: absent < 2³²
+  std::size_t drawn = 0;
+  for (int j = 0;;) {
+    const int stop = next_holder();  // the next job on the node, or J
+    while (j < stop) {
+      const int t = FirstBelow(words + drawn, stop - j, below);
+      drawn += t;
+      j += t;
+      if (j == stop) break;
+      column[static_cast<std::size_t>(j) * stride] = static_cast<int>(
+          (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
+      drawn += 2;
+      ++j;
+    }
+    if (j == J) return drawn;
+    int& entry = column[static_cast<std::size_t>(j) * stride];  // > 0
+    if (words[drawn++] < present && entry < high) {
+      entry += static_cast<int>(
+          (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+    }
+    ++j;
+  }
+}
+
+// pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
+// same test as Uniform() < p.
 __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
                                                               PhiloxRandom& random, GaState& state,
                                                               GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   const std::uint64_t one_in_ten = scratch.one_in_ten;
   auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
-  // Steps 1-2 draw at most J + J·(1 + N) words, read from one reserved window.
+  // Step 1 draws J words; step 2 one word per row and N more for a row it picks. Each reads its
+  // words from a reserved window (a window per row in step 2: a window for all rows would be
+  // J·(1 + N) words, of which step 2 draws about a tenth).
   {
-    const std::uint32_t* __restrict words =
-        random.Reserve(static_cast<std::size_t>(J) * (2 + static_cast<std::size_t>(N))).data();
-    std::size_t drawn = 0;
+    const std::uint32_t* __restrict words = random.Reserve(static_cast<std::size_t>(J)).data();
     for (int j = 0; j < J; ++j) {
-      if (words[drawn++] < one_in_ten) {
+      if (words[j] < one_in_ten) {
         CopyInts(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
       }
     }
-    for (int j = 0; j < J; ++j) {
-      if (words[drawn++] >= one_in_ten) continue;
-      int* r = row(j);
-      for (int n = 0; n < N; ++n) r[n] = words[drawn + n] < one_in_ten ? 0 : r[n];
-      drawn += N;
+    random.Skip(J);
+  }
+  for (int j = 0; j < J; ++j) {
+    const std::uint32_t* __restrict words = random.Reserve(1 + static_cast<std::size_t>(N)).data();
+    if (words[0] >= one_in_ten) {
+      random.Skip(1);
+      continue;
     }
-    random.Skip(drawn);
+    int* r = row(j);
+    for (int n = 0; n < N; ++n) r[n] = words[1 + n] < one_in_ten ? 0 : r[n];
+    random.Skip(1 + static_cast<std::size_t>(N));
   }
   // Step 3, node by node: a node's replicas and jobs are those of its column just before its
   // turn (the earlier nodes' turns change only their own columns), and a node without a free
   // GPU has p1 = p2 = 0 and draws nothing. Each entry is read once, at its own (n, j), before it
   // is written, so it still holds its value from before this step: no copy of the state is
   // needed. An entry draws one word, and a hit below `high` one more for its new count: at most
-  // 2·J words per node, reserved at once.
+  // 2·J words per node (and all of 2·N for one job).
   const std::uint64_t absent = scratch.absent;
-  const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
-  const std::uint32_t* __restrict words =
-      random.Reserve(2 * static_cast<std::size_t>(J) * static_cast<std::size_t>(N) + kScanWords)
-          .data();
-  std::size_t drawn = 0;
   if (scratch.every_entry_hits) {  // one job, p1 = 1: each node with a free GPU draws 2 words
     // A free GPU means entry < high: the entry grows to U{entry .. high}. Which nodes draw does
     // not depend on the words, so the walk over them waits for no load.
+    const std::uint32_t* __restrict words = random.Reserve(2 * static_cast<std::size_t>(N)).data();
+    std::size_t drawn = 0;
     int* __restrict entries = state.data();
     for (int n = 0; n < N; ++n) {
       const int high = problem.node_capacity[n], current = entries[n];
@@ -584,19 +852,49 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   int* __restrict column_holders = scratch.column_holders.data();
   ZeroInts(column_used, N);
   ZeroInts(column_holders, N);
-  for (int j = 0; j < J; ++j) {
-    const int* __restrict r = row(j);
-    for (int n = 0; n < N; ++n) {
-      column_used[n] += r[n];
-      column_holders[n] += r[n] > 0;
+  const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
+  // More jobs than bits of a mask: on long columns (many nodes, whose states are mostly 0) the
+  // jobs on each node are listed; on short ones each column is walked.
+  const bool listed = J > kMaskedJobs && N >= kListedRowNodes;
+  if (!listed) {
+    for (int j = 0; j < J; ++j) {
+      const int* __restrict r = row(j);
+      for (int n = 0; n < N; ++n) {
+        column_used[n] += r[n];
+        column_holders[n] += r[n] > 0;
+      }
     }
+  } else {
+    // Many jobs: the entries with replicas are few (ForEachReplica finds them); they are listed
+    // by node, jobs ascending (a counting sort of the (job, node) pairs, found in job order).
+    std::vector<int>& nodes = scratch.pair_nodes;
+    std::vector<int>& jobs = scratch.pair_jobs;
+    nodes.clear();
+    jobs.clear();
+    auto visit = [&](int j, int n, int v) {
+      column_used[n] += v;
+      ++column_holders[n];
+      nodes.push_back(n);
+      jobs.push_back(j);
+    };
+    for (int j = 0; j < J; ++j) ForEachReplica(row(j), N, [&](int n, int v) { visit(j, n, v); });
+    int* __restrict start = scratch.holder_start.data();
+    start[0] = 0;
+    for (int n = 0; n < N; ++n) start[n + 1] = start[n] + column_holders[n];
+    std::vector<int>& holders = scratch.holder_jobs;
+    holders.resize(jobs.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) holders[start[nodes[i]]++] = jobs[i];
+    for (int n = N; n > 0; --n) start[n] = start[n - 1];  // each start[n] was moved to start[n + 1]
+    start[0] = 0;
   }
   for (int n = 0; n < N; ++n) {
     int* __restrict column = state.data() + n;
-    std::uint64_t holder_jobs = 0;              // bit j: job j on the node (masked)
     const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
     if (high - column_used[n] < 1) continue;
     const std::uint64_t present = scratch.present[column_holders[n]];
+    const std::uint32_t* __restrict words =
+        random.Reserve(2 * static_cast<std::size_t>(J) + kScanWords).data();
+    std::size_t drawn = 0;
     if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
@@ -611,34 +909,22 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         drawn += 1 + static_cast<std::size_t>(grows);
       }
     } else if (masked) {  // many jobs: hits are rare; the jobs on the node are in holder_jobs
+      std::uint64_t holder_jobs = 0;  // bit j: job j on the node
       for (int j = 0; j < J; ++j) {
         holder_jobs |= std::uint64_t{column[static_cast<std::size_t>(j) * N] > 0} << j;
       }
-      // A job without replicas on the node (entry 0) hits below `absent` and then always grows
-      // (high ≥ 1 on a free node), to U{0..high}; between hits the words alone are scanned.
-      const std::uint32_t below = static_cast<std::uint32_t>(absent);  // p1 < 1: absent < 2³²
-      for (int j = 0;;) {
-        const int stop = holder_jobs != 0 ? std::countr_zero(holder_jobs) : J;  // next job on n
-        while (j < stop) {
-          const int t = FirstBelow(words + drawn, stop - j, below);
-          drawn += t;
-          j += t;
-          if (j == stop) break;
-          column[static_cast<std::size_t>(j) * N] = static_cast<int>(
-              (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
-          drawn += 2;
-          ++j;
-        }
-        if (j == J) break;
-        int& entry = column[static_cast<std::size_t>(j) * N];  // > 0
-        if (words[drawn++] < present && entry < high) {
-          entry += static_cast<int>(
-              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
-        }
+      drawn = SparseTurn(words, column, N, J, high, absent, present, [&] {
+        if (holder_jobs == 0) return J;
+        const int j = std::countr_zero(holder_jobs);
         holder_jobs &= holder_jobs - 1;
-        ++j;
-      }
-    } else {  // more jobs than bits of a mask: hits are rare
+        return j;
+      });
+    } else if (listed) {  // many jobs and nodes: the jobs on the node are listed
+      const int* holder = scratch.holder_jobs.data() + scratch.holder_start[n];
+      const int* const last = scratch.holder_jobs.data() + scratch.holder_start[n + 1];
+      drawn = SparseTurn(words, column, N, J, high, absent, present,
+                         [&] { return holder != last ? *holder++ : J; });
+    } else {  // many jobs on few nodes: hits are rare, the column is short
       for (int j = 0; j < J; ++j) {
         int& entry = column[static_cast<std::size_t>(j) * N];
         if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
@@ -648,8 +934,8 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         }
       }
     }
+    random.Skip(drawn);
   }
-  random.Skip(drawn);
 }
 
 }  // namespace
@@ -662,11 +948,43 @@ void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state)
 
 namespace {
 
+// A hash of a state (any hash would do: it only places states in the duplicate set, whose
+// membership is decided by equality). `sparse` (states of many nodes, whose entries are mostly
+// 0): multiply-xor over the (index, value) of the entries above 0, found by ForEachReplica; else
+// four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed.
+__attribute__((target_clones("avx2", "default"))) std::uint64_t StateHash(const GaState& state,
+                                                                          bool sparse) {
+  constexpr std::uint64_t kMultiplier = kHashMultiplier;
+  const std::size_t size = state.size();
+  std::uint64_t h = size;
+  if (sparse) {
+    ForEachReplica(state.data(), static_cast<int>(size),
+                   [&](int i, int v) { h = HashStep(h, i, v); });
+  } else {
+    static_assert(sizeof(int) == 4);
+    const int* data = state.data();
+    auto word = [&](std::size_t i) {
+      std::uint64_t w;
+      std::memcpy(&w, data + i, sizeof w);
+      return w;
+    };
+    std::uint64_t lane[4] = {1, 2, 3, 4};
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
+    }
+    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
+    h ^= lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29);
+  }
+  return HashFinish(h);
+}
+
 // The states of one GA run: slots of J×N entries reused through a free list, so that an offspring
 // costs no allocation; each slot keeps the hash of its state for the duplicate set.
 class StatePool {
  public:
-  explicit StatePool(std::size_t state_size) : state_size_(state_size) {}
+  StatePool(std::size_t state_size, int num_nodes)
+      : state_size_(state_size), sparse_hash_(num_nodes >= kListedRowNodes) {}
   int Acquire() {
     if (free_.empty()) {
       states_.emplace_back(state_size_);
@@ -681,35 +999,15 @@ class StatePool {
   GaState& operator[](int slot) { return states_[slot]; }
   const GaState& operator[](int slot) const { return states_[slot]; }
   /// Stores the hash of the slot's state (call after its last change).
-  void Seal(int slot) { hashes_[slot] = Hash(states_[slot]); }
+  /// `hash`: the slot's StateHash when known (Repair's), else it is computed.
+  void Seal(int slot, std::optional<std::uint64_t> hash) {
+    hashes_[slot] = hash ? *hash : StateHash(states_[slot], sparse_hash_);
+  }
   std::uint64_t hash(int slot) const { return hashes_[slot]; }
 
  private:
-  static std::uint64_t Hash(const GaState& state) {
-    // Four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed (any
-    // hash would do: it only places states in the duplicate set, whose membership is decided by
-    // equality).
-    constexpr std::uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
-    static_assert(sizeof(int) == 4);
-    const int* data = state.data();
-    auto word = [&](std::size_t i) {
-      std::uint64_t w;
-      std::memcpy(&w, data + i, sizeof w);
-      return w;
-    };
-    std::uint64_t lane[4] = {1, 2, 3, 4};
-    const std::size_t size = state.size();
-    std::size_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
-    }
-    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
-    std::uint64_t h = lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29) ^ size;
-    h ^= h >> 32;
-    return h * kMultiplier;
-  }
-
   std::size_t state_size_;
+  bool sparse_hash_;
   std::vector<GaState> states_;
   std::vector<std::uint64_t> hashes_;
   std::vector<int> free_;
@@ -948,8 +1246,7 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
     fresh.clear();
     for (int child : children) {
       Mutate(problem, random, pool[child], scratch);
-      Repair(problem, options, random, pool[child], scratch);
-      pool.Seal(child);
+      pool.Seal(child, Repair(problem, options, random, pool[child], scratch));
       if (seen.Insert(child)) {
         fresh.push_back(child);
       } else {
@@ -1016,7 +1313,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   ADAPTSIM_CHECK(!initial.empty());
   const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
   GaResult result;
-  StatePool pool(state_size);
+  StatePool pool(state_size, problem.num_nodes);
   StateSet seen(pool);
   GaScratch scratch(problem);
   std::vector<Individual> pop;
@@ -1025,8 +1322,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
     CheckCounts(problem, state);
     const int slot = pool.Acquire();
     pool[slot] = state;
-    Repair(problem, options, random, pool[slot], scratch);
-    pool.Seal(slot);
+    pool.Seal(slot, Repair(problem, options, random, pool[slot], scratch));
     if (seen.Insert(slot)) {
       pop.push_back({slot});
     } else {

@@ -42,12 +42,16 @@ namespace adaptsim {
 
 /// Philox4x32-10 (Salmon et al., SC'11; Random123's r123::Philox4x32) on kPhiloxBatchBlocks
 /// consecutive counters: block b has counter (c0, c1 + b, c2 + carry, c3), i.e. the 64-bit
-/// (c2:c1) advanced by b, and its 4 words go to out[4b .. 4b+3]. `vectorised`: with AVX2 when the
-/// CPU has it (same words; false forces the portable path, for tests).
-inline constexpr std::size_t kPhiloxBatchBlocks = 16;
+/// (c2:c1) advanced by b, and its 4 words go to out[4b .. 4b+3]. `path`: the instructions (the
+/// same words on every path); kWidest takes AVX-512, else AVX2 when the CPU has them, else the
+/// portable code (Random123 itself), and a path the CPU lacks falls back to the portable code.
+inline constexpr std::size_t kPhiloxBatchBlocks = 32;
+enum class PhiloxPath { kPortable, kAvx2, kAvx512, kWidest };
+/// Whether PhiloxBlocks runs `path` on this CPU (kPortable and kWidest always).
+bool PhiloxPathSupported(PhiloxPath path);
 void PhiloxBlocks(const std::array<std::uint32_t, 4>& counter,
                   const std::array<std::uint32_t, 2>& key, std::uint32_t* out,
-                  bool vectorised = true);
+                  PhiloxPath path = PhiloxPath::kWidest);
 
 /// Counter-based stream: Philox4x32-10 with key = the 64-bit seed and counter = (stream id,
 /// block low, block high, substream), so (seed, stream, substream) names an independent stream.
@@ -105,8 +109,9 @@ class PhiloxRandom {
 
  private:
   static constexpr std::size_t kBatchWords = 4 * kPhiloxBatchBlocks;
-  void Refill();                   ///< all drawn: the next batch at the front
-  void Extend(std::size_t count);  ///< the undrawn words to the front, then batches up to `count`
+  static constexpr std::size_t kReserveSpan = 16;  ///< Extend: buffer words per reserved word
+  void Refill();                                   ///< all drawn: the next batch at the front
+  void Extend(std::size_t count);  ///< batches up to `count` (undrawn words moved when no room)
   void AppendBatch();              ///< the next kPhiloxBatchBlocks blocks at buffer_[end_]
   std::array<std::uint32_t, 2> key_;
   std::array<std::uint32_t, 4> counter_;  ///< of the next block to compute
