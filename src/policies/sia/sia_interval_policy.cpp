@@ -43,7 +43,7 @@ void SiaIntervalPolicy::Observe(const IntervalJobView& job, const StepObservatio
   sample.optim_step_time_s = observation.step_time_s;
   model.samples.push_back(sample);
   model.max_profiled_replicas = std::max(model.max_profiled_replicas, observation.num_replicas);
-  model.perf = models::FitPerfParams(model.samples, {}, job.spec->name).params;
+  model.perf = fit_memo_.Fit(model.samples, job.spec->name);
   ++fits_;
 }
 

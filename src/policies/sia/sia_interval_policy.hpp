@@ -4,7 +4,8 @@
 //
 // Job side, per job: every measured configuration (N, K, m) is kept once per GPU type (first
 // observation wins) and that type's 7-parameter throughput model is refitted on them with the
-// Ceres fitter (include/adaptsim/throughput_fit.hpp); one set of gradient statistics (the latest).
+// Ceres fitter (include/adaptsim/throughput_fit.hpp), each distinct sample list once
+// (throughput_fit_memo.hpp); one set of gradient statistics (the latest).
 // Batch choice on the type the job holds: before a model on that type M = max(M0, min_m·K) by
 // the fixed rule (ncf: its fixed total batch 32768, as Pollux); afterwards the goodput optimum
 // with accumulation, m in [min_m, MaxLocalBszAt(placement)] of the type's profile.
@@ -25,6 +26,7 @@
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/pollux_goodput.hpp"
 #include "adaptsim/throughput_fit.hpp"
+#include "adaptsim/throughput_fit_memo.hpp"
 #include "sia_policy.hpp"
 
 namespace adaptsim {
@@ -54,7 +56,8 @@ class SiaIntervalPolicy : public IntervalPolicy {
   SiaPolicy round_;
   std::map<int, Agent> agents_;  ///< by job index
   std::map<const PolluxApplication*, double> thr1_;
-  std::int64_t fits_ = 0;
+  models::ThroughputFitMemo fit_memo_;  ///< jobs of one application often fit the same samples
+  std::int64_t fits_ = 0;               ///< model updates (new samples), fitted or memoised
 };
 
 }  // namespace adaptsim
