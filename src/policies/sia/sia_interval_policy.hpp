@@ -12,15 +12,18 @@
 //
 // Cluster side, each interval: the node groups become SiaNodeGroups (max physical nodes from the
 // Sia artifact's table), each active job a SiaJob (goodput on a type = the optimum over batch
-// sizes of that type's model, absent without one; thr1; most replicas observed per type; the
-// batch replica limit max_batch // min_m; age, restarts, the engine's per-model delay, still
+// sizes of that type's model, absent without one, its values per (N, K) kept across rounds while
+// the model, gradient statistics and bounds are unchanged; thr1; most replicas observed per type;
+// the batch replica limit max_batch // min_m; age, restarts, the engine's per-model delay, still
 // restoring); the round's node ids within a type become the engine's node ids. No randomness.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adaptsim/interval_policy.hpp"
@@ -46,6 +49,10 @@ class SiaIntervalPolicy : public IntervalPolicy {
     std::vector<models::ThroughputSample> samples;  ///< first observation of each (N, K, m)
     std::optional<models::PolluxPerfParams> perf;
     int max_profiled_replicas = 0;
+    /// The goodput estimate's values by (N, K), valid for the inputs in goodput_key (the model's
+    /// parameters, the gradient statistics, M0 and the batch bounds, bit for bit).
+    std::vector<std::uint64_t> goodput_key;
+    std::shared_ptr<std::map<std::pair<int, int>, double>> goodput_values;
   };
   struct Agent {
     std::map<int, TypeModel> by_group;  ///< by node group
