@@ -21,6 +21,7 @@
 #include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/throughput.hpp"
 #include "adaptsim/throughput_fit.hpp"
+#include "adaptsim/throughput_fit_memo.hpp"
 #include "adaptsim/workload.hpp"
 #include "test_support.hpp"
 
@@ -184,6 +185,32 @@ TEST(ThroughputFit, BadSamplesAreInputErrors) {
   models::FitOptions options;
   options.initial.gamma = 11;
   EXPECT_THROW(FitPerfParams({{1, 1, 32, 0.1, 0.1}}, options), InputError);
+}
+
+TEST(ThroughputFitMemo, HitsReturnTheFitBitForBitAndKeyOnTheWholeOrderedList) {
+  const std::vector<ThroughputSample> first = {{1, 1, 64, 0.06, 0.06}, {1, 2, 64, 0.06, 0.07}};
+  const std::vector<ThroughputSample> swapped = {first[1], first[0]};
+  std::vector<ThroughputSample> nudged = first;
+  nudged[1].optim_step_time_s = std::nextafter(nudged[1].optim_step_time_s, 1.0);
+  models::ThroughputFitMemo memo;
+  const auto same_bits = [](const PolluxPerfParams& a, const PolluxPerfParams& b) {
+    return a.ToArray() == b.ToArray();  // exact equality of every parameter
+  };
+  const PolluxPerfParams fitted = memo.Fit(first, "memo");
+  EXPECT_TRUE(same_bits(fitted, FitPerfParams(first).params));
+  EXPECT_TRUE(same_bits(memo.Fit(first, "memo"), fitted));
+  EXPECT_EQ(memo.fits(), 1);
+  EXPECT_EQ(memo.hits(), 1);
+  // Another order or a time one ulp away is other data: fitted anew.
+  EXPECT_TRUE(same_bits(memo.Fit(swapped, "memo"), FitPerfParams(swapped).params));
+  EXPECT_TRUE(same_bits(memo.Fit(nudged, "memo"), FitPerfParams(nudged).params));
+  EXPECT_EQ(memo.fits(), 3);
+  EXPECT_EQ(memo.hits(), 1);
+  // A fit that throws leaves no entry: it throws again.
+  const std::vector<ThroughputSample> bad = {{2, 1, 32, 0.1, 0.1}};
+  EXPECT_THROW(memo.Fit(bad, "memo"), InputError);
+  EXPECT_THROW(memo.Fit(bad, "memo"), InputError);
+  EXPECT_EQ(memo.fits(), 3);
 }
 
 // --- Catalogues: the file format, the ThroughputSource, the fit on the tacc table. ---

@@ -2,6 +2,10 @@
 #include "sia_interval_policy.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <utility>
 
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/pollux_application.hpp"
@@ -43,7 +47,7 @@ void SiaIntervalPolicy::Observe(const IntervalJobView& job, const StepObservatio
   sample.optim_step_time_s = observation.step_time_s;
   model.samples.push_back(sample);
   model.max_profiled_replicas = std::max(model.max_profiled_replicas, observation.num_replicas);
-  model.perf = models::FitPerfParams(model.samples, {}, job.spec->name).params;
+  model.perf = fit_memo_.Fit(model.samples, job.spec->name);
   ++fits_;
 }
 
@@ -105,11 +109,11 @@ IntervalDecision SiaIntervalPolicy::Optimize(const IntervalClusterView& cluster)
     SiaJob job;
     job.id = view.index;
     job.application = view.spec->application;
-    const Agent* agent = nullptr;
+    Agent* agent = nullptr;
     if (auto it = agents_.find(view.index); it != agents_.end()) agent = &it->second;
     for (int g = 0; g < num_groups; ++g) {
       const PolluxApplication& app = *view.apps_by_group[g];
-      const TypeModel* model = nullptr;
+      TypeModel* model = nullptr;
       if (agent != nullptr) {
         if (auto m = agent->by_group.find(g); m != agent->by_group.end()) model = &m->second;
       }
@@ -120,8 +124,30 @@ IntervalDecision SiaIntervalPolicy::Optimize(const IntervalClusterView& cluster)
         const int tuned_batch = app.name() == "ncf" ? kNcfBatchSize : view.spec->batch_size;
         const models::GoodputFunction goodput(*model->perf, *agent->grad, app.init_batch_size());
         const models::BatchBounds bounds{tuned_batch, app.min_local_bsz(), app.max_local_bsz()};
-        job.goodput.push_back([goodput, bounds](int num_nodes, int num_replicas) {
-          return goodput.Optimize(num_nodes, num_replicas, bounds, /*accumulation=*/true).goodput;
+        // The estimate's values are kept while its inputs stay the same bit for bit (the model,
+        // the gradient statistics, M0 and the bounds): rounds in between re-use them.
+        std::vector<std::uint64_t> key;
+        for (double value : model->perf->ToArray())
+          key.push_back(std::bit_cast<std::uint64_t>(value));
+        for (double value : {agent->grad->sqr, agent->grad->var}) {
+          key.push_back(std::bit_cast<std::uint64_t>(value));
+        }
+        for (int value : {app.init_batch_size(), bounds.max_batch_size, bounds.min_atomic_bsz,
+                          bounds.max_atomic_bsz}) {
+          key.push_back(static_cast<std::uint64_t>(static_cast<std::int64_t>(value)));
+        }
+        if (!model->goodput_values || model->goodput_key != key) {
+          model->goodput_key = std::move(key);
+          model->goodput_values = std::make_shared<std::map<std::pair<int, int>, double>>();
+        }
+        job.goodput.push_back([goodput, bounds, values = model->goodput_values](int num_nodes,
+                                                                                int num_replicas) {
+          auto [it, inserted] = values->try_emplace({num_nodes, num_replicas}, 0.0);
+          if (inserted) {
+            it->second =
+                goodput.Optimize(num_nodes, num_replicas, bounds, /*accumulation=*/true).goodput;
+          }
+          return it->second;
         });
       } else {
         job.goodput.emplace_back();
