@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -16,7 +15,6 @@
 
 #include <gtest/gtest.h>
 
-#include "adaptsim/cbc_solver.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "policies/sia/sia_configurations.hpp"
 #include "policies/sia/sia_goodput_matrix.hpp"
@@ -24,7 +22,6 @@
 #include "policies/sia/sia_placement.hpp"
 #include "policies/sia/sia_policy.hpp"
 #include "policies/sia/sia_projection.hpp"
-#include "policies/sia/sia_unique_optimum.hpp"
 #include "policies/sia/sia_utility.hpp"
 #include "test_support.hpp"
 
@@ -396,112 +393,6 @@ TEST(SiaIlp, CandidateColumnsKeepEveryLexicographicOptimumAndEqualJobsTakeColumn
   }
   EXPECT_EQ(instances, 32);
   EXPECT_GT(canonical_unique, 16);
-}
-
-// Every integer point of a small aggregated ILP (rows A x <= b, 0 <= x <= u): the least
-// objective and the points that attain it.
-struct IlpOptima {
-  double best = std::numeric_limits<double>::infinity();
-  std::vector<std::vector<double>> points;
-};
-
-IlpOptima EnumerateIlp(const MilpProblem& problem) {
-  IlpOptima optima;
-  std::vector<double> x(problem.num_cols, 0.0);
-  auto recurse = [&](auto&& self, int j) -> void {
-    if (j == problem.num_cols) {
-      std::vector<double> activity(problem.num_rows, 0.0);
-      for (const MilpEntry& e : problem.entries) activity[e.row] += e.value * x[e.col];
-      for (int i = 0; i < problem.num_rows; ++i) {
-        if (activity[i] > problem.row_upper[i]) return;
-      }
-      double objective = 0;
-      for (int c = 0; c < problem.num_cols; ++c) objective += problem.objective[c] * x[c];
-      if (objective < optima.best) {
-        optima.best = objective;
-        optima.points.clear();
-      }
-      if (objective == optima.best) optima.points.push_back(x);
-      return;
-    }
-    for (double v = problem.col_lower[j]; v <= problem.col_upper[j]; ++v) {
-      x[j] = v;
-      self(self, j + 1);
-    }
-    x[j] = 0;
-  };
-  recurse(recurse, 0);
-  return optima;
-}
-
-TEST(SiaIlp, UniqueOptimumSearchAnswersOnlyUniqueOptimaAndTheyAreCbcs) {
-  // Random ILPs of the aggregated shape (docs/sia.md §3.5): class rows Σ_c y[k,c] <= |class|,
-  // two capacity rows Σ K_c y <= 8, integral costs from a small set (many exact ties), scaled by
-  // M = 97 plus a column tie-break as SolveSiaIlp builds them (every other instance).
-  const int gpus[] = {1, 2, 4, 8};
-  const double costs[] = {-300, -200, -110, -110, -100, -40, 0};
-  std::mt19937 rng(20261127);  // fixed: the instances are part of the test
-  int instances = 0, answered = 0, tied = 0;
-  for (int trial = 0; trial < 120; ++trial) {
-    MilpProblem problem;
-    const int classes = 1 + static_cast<int>(rng() % 3);
-    std::vector<int> sizes;
-    for (int k = 0; k < classes; ++k) {
-      sizes.push_back(1 + static_cast<int>(rng() % 3));
-      problem.AddRow(-kMilpInfinity, sizes.back());
-    }
-    problem.AddRow(-kMilpInfinity, 8);
-    problem.AddRow(-kMilpInfinity, 8);
-    for (int k = 0; k < classes; ++k) {
-      const int columns = 1 + static_cast<int>(rng() % 3);
-      for (int n = 0; n < columns; ++n) {
-        const int group = static_cast<int>(rng() % 2), size = static_cast<int>(rng() % 4);
-        const int column = 4 * group + size;
-        // Odd trials without the tie-break term: more exact ties.
-        const double cost = 97 * costs[rng() % (sizeof(costs) / sizeof(costs[0]))] -
-                            (trial % 2 == 0 ? 8 - column : 0);
-        const int col = problem.AddColumn(0, std::min(sizes[k], 8 / gpus[size]), cost, true);
-        problem.AddEntry(k, col, 1);
-        problem.AddEntry(classes + group, col, gpus[size]);
-      }
-    }
-    const IlpOptima optima = EnumerateIlp(problem);
-    const std::optional<std::vector<double>> unique = SiaUniqueOptimum(problem, 64);
-    if (optima.points.size() > 1) {
-      EXPECT_FALSE(unique) << "trial " << trial << ": a tie must be left to CBC";
-      ++tied;
-    }
-    if (unique) {
-      ASSERT_EQ(optima.points.size(), 1u) << "trial " << trial;
-      EXPECT_EQ(*unique, optima.points.front()) << "trial " << trial;
-      MilpOptions exact;
-      exact.relative_gap = 0;
-      const MilpSolution cbc = SolveWithCbc(problem, exact);
-      ASSERT_EQ(cbc.status, MilpStatus::kOptimal);
-      std::vector<double> rounded;
-      for (double v : cbc.x) rounded.push_back(std::nearbyint(v));
-      EXPECT_EQ(rounded, *unique) << "trial " << trial;
-      ++answered;
-    }
-    ++instances;
-  }
-  EXPECT_EQ(instances, 120);
-  std::printf("unique-optimum search: %d of %d instances answered, %d tied\n", answered, instances,
-              tied);
-  EXPECT_GT(tied, 15);      // the instances without the tie-break term tie often
-  EXPECT_GT(answered, 80);  // most of the others have one optimum, proved without CBC
-  // Not supported: a maximisation, a non-integral cost, a row with a lower bound.
-  MilpProblem other;
-  other.AddRow(-kMilpInfinity, 1);
-  other.AddEntry(0, other.AddColumn(0, 1, -1.5, true), 1);
-  EXPECT_FALSE(SiaUniqueOptimum(other, 64));
-  other.objective[0] = -1;
-  EXPECT_EQ(SiaUniqueOptimum(other, 64), (std::vector<double>{1}));
-  other.row_lower[0] = 0;
-  EXPECT_FALSE(SiaUniqueOptimum(other, 64));
-  other.row_lower[0] = -kMilpInfinity;
-  other.maximize = true;
-  EXPECT_FALSE(SiaUniqueOptimum(other, 64));
 }
 
 TEST(SiaIlp, ForcedJobsBeyondCapacityAreInfeasible) {

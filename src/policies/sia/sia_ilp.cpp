@@ -11,13 +11,9 @@
 #include "adaptsim/cbc_solver.hpp"
 #include "adaptsim/clp_solver.hpp"
 #include "adaptsim/error.hpp"
-#include "sia_unique_optimum.hpp"
 
 namespace adaptsim {
 namespace {
-
-// Relaxations the unique-optimum search may solve before CBC takes over.
-constexpr int kUniqueSearchNodes = 16;
 
 // w[i,c] = s·(a[i,c] − 100·λ_n) in hundredths (an integer), the cost the ILP minimises first.
 double PrimaryCost(float utility, const SiaOptions& options) {
@@ -178,21 +174,10 @@ SiaIlpResult SolveSiaIlp(const SiaMatrix& utility,
     result.status = MilpStatus::kOptimal;
   } else {
     TightenByReducedCosts(problem, primary);
-    // A unique optimum is what CBC returns too; CBC decides the rest (docs/sia.md §3.5, step 6).
-    // With a relative gap CBC may stop before the optimum, so it always solves.
-    std::optional<std::vector<double>> unique;
-    if (options.mip_relative_gap == 0) unique = SiaUniqueOptimum(problem, kUniqueSearchNodes);
-    MilpSolution solution;
-    if (unique) {
-      solution.status = MilpStatus::kOptimal;
-      solution.x = std::move(*unique);
-    } else {
-      MilpOptions milp;
-      milp.relative_gap = options.mip_relative_gap;
-      milp.max_nodes = options.mip_max_nodes;
-      solution = SolveWithCbc(problem, milp);
-      result.solved_by_cbc = true;
-    }
+    MilpOptions milp;
+    milp.relative_gap = options.mip_relative_gap;
+    milp.max_nodes = options.mip_max_nodes;
+    const MilpSolution solution = SolveWithCbc(problem, milp);
     result.status = solution.status;
     result.nodes = solution.nodes;
     if (solution.HasSolution()) {

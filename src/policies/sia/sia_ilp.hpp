@@ -39,10 +39,6 @@
 //     has the same objective, so this is the documented rule among exact ties between equal
 //     jobs; ties between different jobs (two jobs exchanging columns at equal total cost) are
 //     decided by CBC's single-threaded, deterministic search.
-//  6. Before CBC, with mip_relative_gap = 0: a small branch and bound on CLP relaxations looks
-//     for the optimum and proves it is the only one (sia_unique_optimum.hpp); CBC, which proves
-//     the optimum, returns that same point, so it is taken without CBC. Ties, and instances the
-//     search does not settle within a few relaxations, go to CBC as before.
 // The reference (CBC with 8 threads, relative gap 1e-4) has no tie-break rule.
 #pragma once
 
@@ -61,9 +57,8 @@ namespace adaptsim {
 struct SiaIlpResult {
   MilpStatus status = MilpStatus::kError;
   std::vector<std::optional<int>> chosen;  ///< per job: the configuration (column), or nullopt
-  double objective = 0;    ///< the reference's objective Σ A·x + λ_n·(J − Σ x) at `chosen`
-  std::int64_t nodes = 0;  ///< CBC's branch-and-bound nodes (0 when CBC did not solve)
-  bool solved_by_cbc = false;  ///< false: the unique optimum was proved without CBC (step 6)
+  double objective = 0;  ///< the reference's objective Σ A·x + λ_n·(J − Σ x) at `chosen`
+  std::int64_t nodes = 0;
 
   bool HasSolution() const {
     return status == MilpStatus::kOptimal || status == MilpStatus::kFeasible;

@@ -33,7 +33,6 @@ std::vector<SiaAllocation> SiaPolicy::Optimize(const std::vector<SiaNodeGroup>& 
   const SiaMatrix utility = SiaUtilityMatrix(goodput, jobs, previous, options_);
   SiaIlpResult result = SolveSiaIlp(utility, configurations, groups, forced, options_);
   nodes_ += result.nodes;
-  cbc_solves_ += result.solved_by_cbc;
   if (result.status != MilpStatus::kOptimal) ++not_optimal_;
   if (result.status == MilpStatus::kFeasible) {
     diagnostics_ = "Sia ILP stopped at the node limit (mip_max_nodes) in round " +
@@ -59,8 +58,7 @@ std::vector<SiaAllocation> SiaPolicy::Optimize(const std::vector<SiaNodeGroup>& 
 std::map<std::string, double> SiaPolicy::Statistics() const {
   return {{"sia_rounds", static_cast<double>(rounds_)},
           {"sia_ilp_not_optimal", static_cast<double>(not_optimal_)},
-          {"sia_ilp_nodes", static_cast<double>(nodes_)},
-          {"sia_ilp_cbc_solves", static_cast<double>(cbc_solves_)}};
+          {"sia_ilp_nodes", static_cast<double>(nodes_)}};
 }
 
 }  // namespace adaptsim

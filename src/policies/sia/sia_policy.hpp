@@ -42,8 +42,7 @@ class SiaPolicy {
   std::vector<SiaAllocation> Optimize(const std::vector<SiaNodeGroup>& groups,
                                       const std::vector<SiaJob>& jobs);
 
-  /// Counters since construction: rounds, ILP solves without a proven optimum, CBC nodes, ILPs
-  /// CBC solved (the others had a unique optimum, proved without it).
+  /// Counters since construction: rounds, ILP solves without a proven optimum, CBC nodes.
   std::map<std::string, double> Statistics() const;
   /// A note when a round's ILP stopped at the node limit (a feasible, unproven allocation) or
   /// ended without a solution (every job was left unallocated); the latest such round.
@@ -52,7 +51,7 @@ class SiaPolicy {
  private:
   SiaOptions options_;
   std::map<int, SiaConfiguration> previous_;  ///< by job id
-  std::int64_t rounds_ = 0, not_optimal_ = 0, nodes_ = 0, cbc_solves_ = 0;
+  std::int64_t rounds_ = 0, not_optimal_ = 0, nodes_ = 0;
   std::string diagnostics_;
 };
 
