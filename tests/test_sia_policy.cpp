@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "adaptsim/cbc_solver.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "policies/sia/sia_configurations.hpp"
 #include "policies/sia/sia_goodput_matrix.hpp"

@@ -2,7 +2,6 @@
 #include "pollux.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -52,29 +51,9 @@ void PolluxPolicy::Observe(const IntervalJobView& job, const StepObservation& ob
   agent.samples.push_back(sample);
   agent.max_profiled_replicas = std::max(agent.max_profiled_replicas, observation.num_replicas);
   const auto start = std::chrono::steady_clock::now();
-  agent.perf = FitOnce(agent.samples, job.spec->name);
+  agent.perf = fit_memo_.Fit(agent.samples, job.spec->name);
   fit_wall_s_ += Seconds(start);
   ++fits_;
-}
-
-const models::PolluxPerfParams& PolluxPolicy::FitOnce(
-    const std::vector<models::ThroughputSample>& samples, const std::string& context) {
-  std::vector<std::uint64_t> key;
-  key.reserve(5 * samples.size());
-  for (const models::ThroughputSample& s : samples) {
-    key.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.num_nodes)) << 32 |
-                  static_cast<std::uint32_t>(s.num_replicas));
-    key.push_back(std::bit_cast<std::uint64_t>(s.atomic_bsz));
-    key.push_back(s.accum_step_time_s.has_value());
-    key.push_back(std::bit_cast<std::uint64_t>(s.accum_step_time_s.value_or(0.0)));
-    key.push_back(std::bit_cast<std::uint64_t>(s.optim_step_time_s));
-  }
-  auto it = fit_memo_.find(key);
-  if (it == fit_memo_.end()) {  // fit first: a fit that throws leaves no entry
-    it =
-        fit_memo_.emplace(std::move(key), models::FitPerfParams(samples, {}, context).params).first;
-  }
-  return it->second;
 }
 
 // Job.update_local_bsz (simulator.py:64-83), before the engine's cap.

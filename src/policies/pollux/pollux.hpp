@@ -37,6 +37,7 @@
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/pollux_goodput.hpp"
 #include "adaptsim/throughput_fit.hpp"
+#include "adaptsim/throughput_fit_memo.hpp"
 #include "pollux_ga.hpp"
 
 namespace adaptsim {
@@ -93,17 +94,12 @@ class PolluxPolicy : public IntervalPolicy {
   std::vector<GaState> InitialStates(const std::vector<int>& rows, const GaState& base,
                                      int num_nodes) const;
 
-  /// FitPerfParams of `samples`, computed once per distinct sample list (in order, bit for bit).
-  const models::PolluxPerfParams& FitOnce(const std::vector<models::ThroughputSample>& samples,
-                                          const std::string& context);
-
   PolluxOptions options_;
   PolluxVariant variant_;
   std::map<int, Agent> agents_;  ///< by job index
-  /// Fitted parameters by sample list (each sample's N, K and the bits of m and its times):
-  /// jobs of one application that visit the same configurations in the same order fit the same
-  /// data, and a fit is a function of its data alone.
-  std::map<std::vector<std::uint64_t>, models::PolluxPerfParams> fit_memo_;
+  /// Fitted parameters by sample list: jobs of one application that visit the same
+  /// configurations in the same order fit the same data, and a fit is a function of its data.
+  models::ThroughputFitMemo fit_memo_;
   std::vector<GaState> previous_front_;
   std::vector<int> previous_rows_;  ///< job index per row of previous_front_
   std::uint32_t round_ = 0;
