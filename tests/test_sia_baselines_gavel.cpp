@@ -19,12 +19,12 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "policies/gavel/gavel_tuned_jobs.hpp"
+#include "sia_workload_support.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::DataPath;
 
 // X[j,t] equals gavel.py:515-546's arithmetic on the profile rows. Each expected value was
@@ -149,30 +149,12 @@ TEST(GavelAssignWorkers, KeepsPreviousWorkersAndFillsFromTheServerPointer) {
   }
 }
 
-class GavelTunedJobsRun : public ::testing::Test {
+class GavelTunedJobsRun : public testing::SiaWorkloadTest {
  protected:
-  void SetUp() override {
-    dir_ = testing::FreshTestDirectory("adaptsim_gavel_tj");
-    // Seven TunedJobs jobs of four applications (the Sia workload format): more GPUs are asked
-    // for than the cluster has, so jobs time-share.
-    workload_ = dir_ / "workload.csv";
-    std::ofstream(workload_) << "name,time,application,num_replicas,batch_size\n"
-                                "cifar10-0,0,cifar10,4,2048\n"
-                                "bert-1,30,bert,2,24\n"
-                                "deepspeech2-2,60,deepspeech2,4,320\n"
-                                "yolov3-3,90,yolov3,2,16\n"
-                                "cifar10-4,400,cifar10,8,4096\n"
-                                "cifar10-5,500,cifar10,8,2048\n"
-                                "cifar10-6,700,cifar10,1,256\n";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { WriteWorkload("adaptsim_gavel_tj", testing::kSevenTunedJobs); }
 
   TaskConfig Task(const std::string& cluster) const {
-    TaskConfig task = TaskConfigFromArguments({{"--trace", workload_.string()},
-                                               {"--throughputs", DataPath("sia/traces")},
-                                               {"--policy", "gavel_tj"},
-                                               {"--cluster", cluster}},
-                                              ArgumentNames::kFlag, "command line");
+    TaskConfig task = SiaTask("gavel_tj", cluster);
     task.interval.interval_s = WrittenNumber{60.0, false};  // the sweep's interval for Sia
     return task;
   }
@@ -189,8 +171,6 @@ class GavelTunedJobsRun : public ::testing::Test {
     };
     return SimulateIntervals(workload, profiles, policy, options);
   }
-
-  fs::path dir_, workload_;
 };
 
 // aws=1 (4 T4), dgx-ext=1 (8 A100), rtx=1 (8 RTX 2080Ti): every job completes; each running job
@@ -228,12 +208,7 @@ TEST_F(GavelTunedJobsRun, SmallMixedClusterIn360SecondRoundsDeterministically) {
   EXPECT_GT(first.policy_statistics.at("gavel_tj_rounds"), 0);
 
   const SimulationResult second = RunTask(task);
-  ASSERT_EQ(second.jobs.size(), first.jobs.size());
-  for (std::size_t i = 0; i < first.jobs.size(); ++i) {
-    EXPECT_EQ(second.jobs[i].jct_s, first.jobs[i].jct_s) << i;
-    EXPECT_EQ(second.jobs[i].restarts, first.jobs[i].restarts) << i;
-  }
-  EXPECT_EQ(second.gpu_busy_time_s, first.gpu_busy_time_s);
+  testing::ExpectSameRun(first, second);
 }
 
 // The round length is the policy's option: round_s = 720 gives 720 s rounds.

@@ -3,9 +3,6 @@
 // rules), the job cap, and `pollux_unaware` end to end on a small mixed cluster: every job
 // completes, no job ever spans GPU types or exceeds the cap, and the same task gives the same
 // result.
-#include <unistd.h>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,13 +13,11 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "policies/pollux/pollux_unaware.hpp"
+#include "sia_workload_support.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::DataPath;
 
 // The Sia paper's heterogeneous cluster in the engine's order (docs/sia.md §5): aws nodes 0-5,
 // dgx-ext nodes 6-7, rtx nodes 8-10.
@@ -119,39 +114,24 @@ TEST(PolluxUnawareFix, EqualPrioritiesTieInFirstAppearanceOrder) {
   EXPECT_EQ(FixAllocationByDropping({2, 2, 1, 1}, vnodes, groups), (std::vector<int>{2, 2}));
 }
 
-class PolluxUnawareRun : public ::testing::Test {
+class PolluxUnawareRun : public testing::SiaWorkloadTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("adaptsim_pollux_unaware_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    workload_ = dir_ / "workload.csv";
-    std::ofstream(workload_) << "name,time,application,num_replicas,batch_size\n"
-                                "cifar10-0,0,cifar10,4,2048\n"
-                                "bert-1,30,bert,2,12\n"
-                                "deepspeech2-2,60,deepspeech2,4,320\n"
-                                "yolov3-3,90,yolov3,2,8\n"
-                                "cifar10-4,400,cifar10,8,4096\n"
-                                "imagenet-5,600,imagenet,4,200\n";
+    WriteWorkload("adaptsim_pollux_unaware",
+                  "cifar10-0,0,cifar10,4,2048\n"
+                  "bert-1,30,bert,2,12\n"
+                  "deepspeech2-2,60,deepspeech2,4,320\n"
+                  "yolov3-3,90,yolov3,2,8\n"
+                  "cifar10-4,400,cifar10,8,4096\n"
+                  "imagenet-5,600,imagenet,4,200\n");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A short GA (20 generations instead of 100) keeps the runs to seconds.
   TaskConfig Task(const std::string& cluster) const {
-    TaskConfig task = TaskConfigFromArguments({{"--trace", workload_.string()},
-                                               {"--throughputs", DataPath("sia/traces")},
-                                               {"--policy", "pollux_unaware"},
-                                               {"--cluster", cluster},
-                                               {"--seed", "3"}},
-                                              ArgumentNames::kFlag, "command line");
+    TaskConfig task = SiaTask("pollux_unaware", cluster, {{"--seed", "3"}});
     task.policy_options = {{"generations", 20}};
     return task;
   }
-
-  fs::path dir_, workload_;
 };
 
 // 2 aws nodes (workers 0-7), 1 dgx-ext node (8-15), 1 rtx node (16-23): 6 virtual nodes.
@@ -183,12 +163,7 @@ TEST_F(PolluxUnawareRun, SmallMixedClusterCompletesWithoutSpanningTypesDetermini
             first.policy_statistics.at("pollux_unaware_fixed_allocations"));
 
   const SimulationResult second = RunTask(task);
-  ASSERT_EQ(second.jobs.size(), first.jobs.size());
-  for (std::size_t i = 0; i < first.jobs.size(); ++i) {
-    EXPECT_EQ(second.jobs[i].jct_s, first.jobs[i].jct_s) << i;
-    EXPECT_EQ(second.jobs[i].restarts, first.jobs[i].restarts) << i;
-  }
-  EXPECT_EQ(second.gpu_busy_time_s, first.gpu_busy_time_s);
+  testing::ExpectSameRun(first, second);
   EXPECT_EQ(second.policy_statistics.at("pollux_unaware_dropped_gpus"),
             first.policy_statistics.at("pollux_unaware_dropped_gpus"));
 }

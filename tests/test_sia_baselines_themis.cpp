@@ -2,7 +2,6 @@
 // `S:sia-simulator/policies/finish_time_fairness.py:43-138` through `gavel.py`): the round's
 // fractions on hand-checkable instances, and whole runs on a small mixed cluster in 360 s rounds,
 // deterministic.
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -15,13 +14,11 @@
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "policies/gavel/themis_tuned_jobs.hpp"
+#include "sia_workload_support.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
 namespace {
-
-namespace fs = std::filesystem;
-using testing::DataPath;
 
 TunedJobRoundView View(int scale_factor, std::vector<double> throughputs, double steps,
                        double age_s = 0.0, double prestart_s = 0.0) {
@@ -97,35 +94,16 @@ TEST(ThemisTunedJobsFractions, NonUniqueFaceCentredOrVertex) {
   EXPECT_NEAR(centred.x[0], centred.x[1], 1e-6);
 }
 
-class ThemisTunedJobsRun : public ::testing::Test {
+class ThemisTunedJobsRun : public testing::SiaWorkloadTest {
  protected:
-  void SetUp() override {
-    dir_ = testing::FreshTestDirectory("adaptsim_themis_tj");
-    // gavel_tj's seven jobs (tests/test_sia_baselines_gavel.cpp): more GPUs asked than there are.
-    workload_ = dir_ / "workload.csv";
-    std::ofstream(workload_) << "name,time,application,num_replicas,batch_size\n"
-                                "cifar10-0,0,cifar10,4,2048\n"
-                                "bert-1,30,bert,2,24\n"
-                                "deepspeech2-2,60,deepspeech2,4,320\n"
-                                "yolov3-3,90,yolov3,2,16\n"
-                                "cifar10-4,400,cifar10,8,4096\n"
-                                "cifar10-5,500,cifar10,8,2048\n"
-                                "cifar10-6,700,cifar10,1,256\n";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { WriteWorkload("adaptsim_themis_tj", testing::kSevenTunedJobs); }
 
   TaskConfig Task(const std::string& cluster, const std::string& face_point) const {
-    TaskConfig task = TaskConfigFromArguments({{"--trace", workload_.string()},
-                                               {"--throughputs", DataPath("sia/traces")},
-                                               {"--policy", "themis_tj"},
-                                               {"--cluster", cluster}},
-                                              ArgumentNames::kFlag, "command line");
+    TaskConfig task = SiaTask("themis_tj", cluster);
     task.interval.interval_s = WrittenNumber{60.0, false};
     task.policy_options = {{"face_point", face_point}};
     return task;
   }
-
-  fs::path dir_, workload_;
 };
 
 // aws=1 (4 T4), dgx-ext=1 (8 A100), rtx=1 (8 RTX 2080Ti), both face points: every job completes;
@@ -161,12 +139,7 @@ TEST_F(ThemisTunedJobsRun, SmallMixedClusterIn360SecondRoundsDeterministically) 
     EXPECT_EQ(first.policy_statistics.at("themis_tj_vertex_fallbacks"), 0);
 
     const SimulationResult second = RunTask(task);
-    ASSERT_EQ(second.jobs.size(), first.jobs.size());
-    for (std::size_t i = 0; i < first.jobs.size(); ++i) {
-      EXPECT_EQ(second.jobs[i].jct_s, first.jobs[i].jct_s) << i;
-      EXPECT_EQ(second.jobs[i].restarts, first.jobs[i].restarts) << i;
-    }
-    EXPECT_EQ(second.gpu_busy_time_s, first.gpu_busy_time_s);
+    testing::ExpectSameRun(first, second);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/task_fields.hpp"
+#include "sia_workload_support.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -26,31 +27,22 @@ namespace {
 namespace fs = std::filesystem;
 using testing::DataPath;
 
-class SiaEngine : public ::testing::Test {
+class SiaEngine : public testing::SiaWorkloadTest {
  protected:
+  // Five jobs of four applications in the Sia workload format (the artifact's CSV columns).
   void SetUp() override {
-    dir_ = testing::FreshTestDirectory("adaptsim_sia_engine");
-    // Five jobs of four applications in the Sia workload format (the artifact's CSV columns).
-    workload_ = dir_ / "workload.csv";
-    std::ofstream(workload_) << "name,time,application,num_replicas,batch_size\n"
-                                "cifar10-0,0,cifar10,4,2048\n"
-                                "bert-1,30,bert,2,12\n"
-                                "deepspeech2-2,60,deepspeech2,4,320\n"
-                                "yolov3-3,90,yolov3,2,8\n"
-                                "cifar10-4,400,cifar10,8,4096\n";
+    WriteWorkload("adaptsim_sia_engine",
+                  "cifar10-0,0,cifar10,4,2048\n"
+                  "bert-1,30,bert,2,12\n"
+                  "deepspeech2-2,60,deepspeech2,4,320\n"
+                  "yolov3-3,90,yolov3,2,8\n"
+                  "cifar10-4,400,cifar10,8,4096\n");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   TaskConfig Task(const std::string& policy, const std::string& cluster,
                   const std::string& traces) const {
-    return TaskConfigFromArguments({{"--trace", workload_.string()},
-                                    {"--throughputs", traces},
-                                    {"--policy", policy},
-                                    {"--cluster", cluster}},
-                                   ArgumentNames::kFlag, "command line");
+    return SiaTask(policy, cluster, nlohmann::json::object(), traces);
   }
-
-  fs::path dir_, workload_;
 };
 
 template <typename F>
@@ -94,12 +86,7 @@ TEST_F(SiaEngine, SmallMixedClusterRunsToCompletionDeterministically) {
   EXPECT_GT(first.policy_statistics.at("sia_rounds"), 0);
 
   const SimulationResult second = RunTask(task);
-  ASSERT_EQ(second.jobs.size(), first.jobs.size());
-  for (std::size_t i = 0; i < first.jobs.size(); ++i) {
-    EXPECT_EQ(second.jobs[i].jct_s, first.jobs[i].jct_s) << i;
-    EXPECT_EQ(second.jobs[i].restarts, first.jobs[i].restarts) << i;
-  }
-  EXPECT_EQ(second.gpu_busy_time_s, first.gpu_busy_time_s);
+  testing::ExpectSameRun(first, second);
   EXPECT_EQ(second.summary.mean_jct_s, first.summary.mean_jct_s);
 }
 
