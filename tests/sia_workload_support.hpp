@@ -4,13 +4,17 @@
 // check that two runs of one task agree.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "adaptsim/pollux_workload.hpp"
 #include "adaptsim/result.hpp"
 #include "adaptsim/task_fields.hpp"
 #include "test_support.hpp"
@@ -69,6 +73,33 @@ inline void ExpectSameRun(const SimulationResult& first, const SimulationResult&
     EXPECT_EQ(second.jobs[i].restarts, first.jobs[i].restarts) << i;
   }
   EXPECT_EQ(second.gpu_busy_time_s, first.gpu_busy_time_s);
+}
+
+/// What the rounds of a TunedJobs run on aws=1,rtx=1,dgx-ext=1 show (worker ids: aws 0-3,
+/// dgx-ext 4-11, rtx 12-19), checked on the way: every round lasts `round_s`, and every running
+/// job holds exactly its workload row's num_replicas workers, all of one GPU type.
+struct TunedJobsRounds {
+  bool time_shared = false;  ///< some round ran fewer jobs than were active
+  std::set<int> types_used;  ///< 0 aws, 1 dgx-ext, 2 rtx
+};
+inline TunedJobsRounds CheckTunedJobsRounds(const SimulationResult& result,
+                                            const PolluxWorkload& workload, double round_s) {
+  TunedJobsRounds seen;
+  for (const RoundResult& round : result.rounds) {
+    EXPECT_DOUBLE_EQ(round.end_s - round.start_s, round_s) << round.round_index;
+    seen.time_shared = seen.time_shared ||
+                       round.running_job_ids.size() < static_cast<std::size_t>(round.active_jobs);
+    for (std::size_t r = 0; r < round.running_job_ids.size(); ++r) {
+      const std::vector<int>& workers = round.worker_ids[r];
+      EXPECT_EQ(static_cast<int>(workers.size()),
+                workload.jobs[round.running_job_ids[r]].num_replicas);
+      std::set<int> types;
+      for (int worker : workers) types.insert(worker < 4 ? 0 : worker < 12 ? 1 : 2);
+      EXPECT_EQ(types.size(), 1u) << "a job spans GPU types in round " << round.round_index;
+      seen.types_used.insert(types.begin(), types.end());
+    }
+  }
+  return seen;
 }
 
 }  // namespace adaptsim::testing

@@ -120,21 +120,8 @@ TEST_F(ThemisTunedJobsRun, SmallMixedClusterIn360SecondRoundsDeterministically) 
     for (const JobResult& job : first.jobs) {
       EXPECT_EQ(job.outcome, JobOutcome::kCompleted) << face_point << " " << job.id;
     }
-    bool time_shared = false;
-    for (const RoundResult& round : first.rounds) {
-      EXPECT_DOUBLE_EQ(round.end_s - round.start_s, 360.0) << round.round_index;
-      time_shared =
-          time_shared || round.running_job_ids.size() < static_cast<std::size_t>(round.active_jobs);
-      for (std::size_t r = 0; r < round.running_job_ids.size(); ++r) {
-        const std::vector<int>& workers = round.worker_ids[r];
-        EXPECT_EQ(static_cast<int>(workers.size()),
-                  workload.jobs[round.running_job_ids[r]].num_replicas);
-        std::set<int> types;  // workers: aws 0-3, dgx-ext 4-11, rtx 12-19
-        for (int worker : workers) types.insert(worker < 4 ? 0 : worker < 12 ? 1 : 2);
-        EXPECT_EQ(types.size(), 1u) << "a job spans GPU types in round " << round.round_index;
-      }
-    }
-    EXPECT_TRUE(time_shared);
+    const testing::TunedJobsRounds rounds = testing::CheckTunedJobsRounds(first, workload, 360.0);
+    EXPECT_TRUE(rounds.time_shared);
     EXPECT_GT(first.policy_statistics.at("themis_tj_rounds"), 0);
     EXPECT_EQ(first.policy_statistics.at("themis_tj_vertex_fallbacks"), 0);
 
