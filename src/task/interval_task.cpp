@@ -1,6 +1,7 @@
 // The interval engine's tasks (docs/pollux.md): a Pollux workload with its profile folder, or a
 // Shockwave trace with a catalogue (adaptsim/job_mapping.hpp, trace job -> interval job), run by
-// pollux, optimus or tiresias.
+// any interval-engine policy (pollux, optimus, tiresias; sia, gavel_tj and themis_tj on 4-GPU
+// nodes, docs/sia.md §9).
 #include <cmath>
 #include <filesystem>
 #include <variant>
