@@ -24,7 +24,7 @@ status ok), in the legend order of analysis/labels.toml, by their display names:
 ρ is the per-job type-weighted ρ (Sia's Eq. 3, `ftf_rho_type_weighted`) where every task of the
 row has a positive finite value for each job that left and it differs from the static ρ for some
 job, else the static ρ (`ftf_rho`, docs/mechanism.md §10; on one GPU type the two are equal); the
-ρ panels' axis labels say which ("type-weighted ρ" or "ρ"). Writes DIR/NAME.{png,pdf,csv}
+ρ panels' axis labels say which ("type-weighted ρ" or "static ρ"). Writes DIR/NAME.{png,pdf,csv}
 (NAME = cross_family; the CSV holds the plotted numbers). Missing files, labels without '=' and a
 scenario without an ok task are errors naming the argument.
 """
@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adaptsim_style as st  # noqa: E402
 import results_columns as rr  # noqa: E402
 
-RHO_COLUMNS = {"ftf_rho_type_weighted": "type-weighted ρ", "ftf_rho": "ρ"}
+RHO_COLUMNS = {"ftf_rho_type_weighted": "type-weighted ρ", "ftf_rho": "static ρ"}
 PANELS = [("mean_jct_h", "Average JCT", "average JCT (h)"),
           ("makespan_h", "Makespan", "makespan (h)"),
           ("worst_rho", "Worst ρ", "worst {rho} (dashed: 1)"),
