@@ -1,4 +1,4 @@
-// Pollux on the Shockwave traces (task/pollux_trace_workload.hpp): the
+// Pollux on the Shockwave traces (adaptsim/job_mapping.hpp, trace job -> interval job): the
 // statistical-efficiency model per adaptation mode, the synthetic applications, and end-to-end runs
 // on a small trace with the built-in catalogue (no reference data needed).
 #include <unistd.h>
@@ -15,12 +15,12 @@
 #include "adaptsim/catalogue_throughput.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/interval_simulator.hpp"
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/pollux_throughput.hpp"
 #include "adaptsim/profile.hpp"
 #include "adaptsim/sweep.hpp"
 #include "adaptsim/task.hpp"
 #include "adaptsim/trace.hpp"
-#include "task/pollux_trace_workload.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

@@ -1,7 +1,8 @@
 // The round policies' view of a TunedJobs job (docs/sia.md §9,
-// src/policies/gavel/tuned_job_round_view.hpp): total, current and remaining iterations at the
-// fixed batch from the validation tables, time since arrival and pre-start overhead. Expected
-// values are read off `sia/traces/cifar10/validation-*.csv` by hand (rows quoted below).
+// include/adaptsim/job_mapping.hpp, interval job -> round view): total, current and remaining
+// iterations at the fixed batch from the validation tables, time since arrival and pre-start
+// overhead. Expected values are read off `sia/traces/cifar10/validation-*.csv` by hand (rows quoted
+// below).
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -9,9 +10,9 @@
 #include "adaptsim/error.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/interval_policy.hpp"
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
-#include "policies/gavel/tuned_job_round_view.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {

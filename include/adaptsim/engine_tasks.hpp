@@ -29,7 +29,7 @@ SimulationResult RunTaskCaught(const TaskConfig& task, const RunBudget& budget,
 /// Interval engine (pollux, optimus, tiresias; docs/pollux.md). When throughputs_path is a
 /// folder it is the Pollux profile folder (one sub-folder per application) and trace_path a
 /// Pollux workload CSV; otherwise trace_path is a `.trace` and throughputs_path its catalogue or
-/// measured table (pollux_trace_workload.hpp). The engine's options are task.interval resolved
+/// measured table (job_mapping.hpp). The engine's options are task.interval resolved
 /// over the engine's defaults (IntervalOptions::Resolve; gpus_per_node defaults to 4 on a
 /// workload, the catalogue's node size on a trace); simulation.num_gpus = nodes × gpus_per_node
 /// (must divide); budget.max_rounds caps the intervals. Throws InputError naming file, line and

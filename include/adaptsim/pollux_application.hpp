@@ -52,7 +52,7 @@ struct PolluxApplicationOverrides {
 
 /// A synthetic application: analytic step times and per-epoch statistics instead of profile
 /// files. Pollux on the Shockwave traces builds one per trace job (docs/pollux.md, "Pollux on
-/// the Shockwave traces"; src/task/pollux_trace_workload.hpp).
+/// the Shockwave traces"; adaptsim/job_mapping.hpp).
 struct SyntheticApplicationSpec {
   std::string name;         ///< unique application name
   std::string context;      ///< file named in error messages (the trace)
@@ -95,6 +95,8 @@ class PolluxApplication {
   const std::string& dir() const { return dir_; }
   /// The step-time file read (placements.csv or placements-<gpu_type>.csv), for messages.
   const std::string& placements_path() const { return placements_path_; }
+  /// Built by Synthetic() (step times from a function, no profile files).
+  bool synthetic() const { return static_cast<bool>(step_times_); }
   int init_batch_size() const { return validated_.front(); }  ///< M0 (smallest validated)
   int max_batch_size() const { return validated_.back(); }    ///< largest validated
   int min_local_bsz() const { return min_local_bsz_; }
@@ -122,7 +124,9 @@ class PolluxApplication {
   /// The largest per-GPU batch measured at `placement` (`S:sia-simulator/applications.py:310-324`):
   /// the max local_bsz of its rows when the placement was profiled, else the max local_bsz of the
   /// scalability rows with num_nodes >= N and num_replicas >= K. Throws InputError (file = the
-  /// step-time file, field "placement") when no row qualifies or for a synthetic application.
+  /// step-time file, field "placement") when no row qualifies. A synthetic application has no
+  /// memory table: its max_local_bsz() holds on every placement (the catalogue model's largest
+  /// per-GPU batch, docs/sia.md §9).
   int MaxLocalBszAt(const std::vector<int>& placement) const;
   /// The largest per-GPU batch of the step-time file's rows with `num_replicas` replicas over any
   /// number of nodes, or 0 when no such row exists (and for synthetic applications): the Sia

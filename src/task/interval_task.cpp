@@ -1,6 +1,7 @@
 // The interval engine's tasks (docs/pollux.md): a Pollux workload with its profile folder, or a
-// Shockwave trace with a catalogue (pollux_trace_workload.hpp), run by pollux, optimus or
-// tiresias.
+// Shockwave trace with a catalogue (adaptsim/job_mapping.hpp, trace job -> interval job), run by
+// any interval-engine policy (pollux, optimus, tiresias; sia, gavel_tj and themis_tj on 4-GPU
+// nodes, docs/sia.md §9).
 #include <cmath>
 #include <filesystem>
 #include <variant>
@@ -10,9 +11,9 @@
 #include "adaptsim/error.hpp"
 #include "adaptsim/gpu_type_profiles.hpp"
 #include "adaptsim/interval_simulator.hpp"
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/trace.hpp"
-#include "pollux_trace_workload.hpp"
 #include "production_task.hpp"
 
 namespace adaptsim {
@@ -71,10 +72,10 @@ std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task,
   return WithInputStatistics(std::move(simulation), std::move(statistics));
 }
 
-/// Pollux on a Shockwave trace (pollux_trace_workload.hpp): the catalogue model is the truth, the
-/// cluster has the catalogue's node size unless the options say otherwise. Per-job results name
-/// the trace's models (each job's synthetic application stays in IntervalJobExtras), ρ against
-/// Shockwave's T_excl.
+/// Pollux on a Shockwave trace (adaptsim/job_mapping.hpp, trace job -> interval job): the catalogue
+/// model is the truth, the cluster has the catalogue's node size unless the options say otherwise.
+/// Per-job results name the trace's models (each job's synthetic application stays in
+/// IntervalJobExtras), ρ against Shockwave's T_excl.
 class PolluxTraceSimulation final : public Simulation {
  public:
   PolluxTraceSimulation(const TaskConfig& task, const RunBudget& budget, Trace trace)

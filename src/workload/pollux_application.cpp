@@ -386,6 +386,7 @@ const std::vector<PolluxApplication::PlacementRow>* PolluxApplication::ProfiledP
 }
 
 int PolluxApplication::MaxLocalBszAt(const std::vector<int>& placement) const {
+  if (synthetic()) return max_local_bsz_;  // no memory table (see the header)
   if (const std::vector<PlacementRow>* rows = ProfiledPlacement(placement)) {
     double largest = 0;
     for (const PlacementRow& row : *rows) largest = std::max(largest, row.local_bsz);

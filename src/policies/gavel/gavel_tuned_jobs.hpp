@@ -12,7 +12,7 @@
 //   (typed_lp.hpp, CLP barrier without crossover: a centred point of a tie, as the reference's
 //   ECOS), rounded to 5 decimals (numpy's round) and clipped to [0, 1].
 // X[j,t] (iterations/s, constant per job; gavel.py:515-546) and the job side (ChooseBatch: the
-// fixed batch B on the placement held) are the TunedJobs round view (tuned_job_round_view.hpp).
+// fixed batch B on the placement held) are the TunedJobs round view (adaptsim/job_mapping.hpp).
 // No randomness; the result depends only on the inputs.
 #pragma once
 
@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "adaptsim/interval_policy.hpp"
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/policy_options.hpp"
 #include "gavel_rounds.hpp"
-#include "tuned_job_round_view.hpp"
 #include "tuned_jobs_round_policy.hpp"
 
 namespace adaptsim {

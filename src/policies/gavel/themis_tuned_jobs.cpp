@@ -83,7 +83,7 @@ IntervalDecision ThemisTunedJobsPolicy::Optimize(const IntervalClusterView& clus
   const std::vector<int> num_replicas = AddJobs(cluster);
   if (m == 0) return {};
 
-  // The round view of every job (tuned_job_round_view.hpp), rows by job name and columns by type
+  // The round view of every job (adaptsim/job_mapping.hpp), rows by job name and columns by type
   // name (policy.py:26-43).
   const MatrixOrder order = OrderOf(cluster);
   std::vector<TunedJobRoundView> views;

@@ -6,7 +6,7 @@
 // and batch_size B). The Sia artifact has no Themis file of its own; this is that configuration.
 //
 // Each round, with the round length R (option round_s, 360 s), for the m active jobs and the
-// round view of each (tuned_job_round_view.hpp: X[j,t] it/s, K_j, total iterations S_j,
+// round view of each (adaptsim/job_mapping.hpp: X[j,t] it/s, K_j, total iterations S_j,
 // remaining N_j, time since arrival τ_j, pre-start overhead o_j = R − sub mod R + restart delay):
 //  1. isolated throughput iso_j = Σ_t X[j,t]·C_t / max(m·K_j, G), C_t the GPUs of type t,
 //     G = Σ_t C_t (`policies/isolated.py:13-50`);
@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "adaptsim/interval_policy.hpp"
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/policy_options.hpp"
-#include "tuned_job_round_view.hpp"
 #include "tuned_jobs_round_policy.hpp"
 
 namespace adaptsim {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/pollux_workload.hpp"
-#include "tuned_job_round_view.hpp"
 
 namespace adaptsim {
 

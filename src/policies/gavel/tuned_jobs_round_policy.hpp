@@ -1,5 +1,5 @@
 // What every "+TunedJobs" round policy on the interval engine shares (docs/sia.md §9): jobs seen
-// through the round view (tuned_job_round_view.hpp; X[j,t] computed once per job), the matrix
+// through the round view (adaptsim/job_mapping.hpp; X[j,t] computed once per job), the matrix
 // order of Gavel's policies (rows by job name, columns by type name; `S:sia-simulator/policies/
 // policy.py:26-43`), Gavel's time-sharing of the policy's fractions in whole rounds
 // (gavel_rounds.hpp), rounds of the policy's own length (IntervalPolicy::RoundDurationS), and the

@@ -9,6 +9,12 @@
 namespace adaptsim {
 
 double SiaMinimumSizeThroughput(const PolluxApplication& app) {
+  if (app.synthetic()) {
+    // A trace job (docs/sia.md §9): its profile is the catalogue model, whose step time grows
+    // with the per-GPU batch, so both maxima of the rows are at the largest per-GPU batch.
+    const double m = app.max_local_bsz();
+    return m / app.Throughput({1}, m).step_time_s;
+  }
   const auto* rows = app.ProfiledPlacement({1});
   if (rows == nullptr || rows->empty()) {
     throw InputError(app.placements_path(), 0, "placement",

@@ -27,8 +27,10 @@ class PolluxApplication;
 /// replicas. An empty function means the job has no model on that type yet.
 using SiaGoodputFunction = std::function<double(int num_nodes, int num_replicas)>;
 
-/// thr1 of `app` (samples/s), from its step-time file's placement "1" rows. Throws InputError
-/// (the step-time file, field "placement") when the file has no placement "1" row.
+/// thr1 of `app` (samples/s), from its step-time file's placement "1" rows; for a synthetic
+/// application (a trace job, docs/sia.md §9) max_local_bsz / its step time on one GPU at that
+/// batch. Throws InputError (the step-time file, field "placement") when the file has no
+/// placement "1" row.
 double SiaMinimumSizeThroughput(const PolluxApplication& app);
 
 /// The projected goodput on a type t of `num_gpus` GPUs from `source` (the model of type d with
