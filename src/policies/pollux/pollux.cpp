@@ -159,7 +159,6 @@ class PolluxObjective {
 
   GaObjectives operator()(const GaState& state) {
     const int J = static_cast<int>(speedups_.size()), N = nodes_;
-    const double dominant_share = 1.0 / (N * gpus_per_node_);
     // One pass over the state: each row's nodes, replicas and whether it differs from the current
     // allocation, and the nodes in use.
     int* __restrict active = active_.data();
@@ -188,10 +187,17 @@ class PolluxObjective {
     }
     int active_nodes = 0;
     for (int n = 0; n < N; ++n) active_nodes += active[n];
-    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
+    return (*this)({rows_, active_nodes});
+  }
+
+  /// The same objectives from the summary of a repaired state (GaProblem::evaluate_summary).
+  GaObjectives operator()(const GaStateSummary& state) {
+    const int J = static_cast<int>(speedups_.size()), N = nodes_;
+    const double dominant_share = 1.0 / (N * gpus_per_node_);
+    const double total = static_cast<double>(state.active_nodes) * gpus_per_node_;
     double power_sum = 0.0, utility = 0.0;
     for (int j = 0; j < J; ++j) {
-      const RowStats& r = rows_[j];
+      const GaRowSummary& r = state.rows[j];
       const Memo& memo = Lookup(j, r.nodes, r.replicas, r.changed, dominant_share);
       power_sum += memo.term;
       if (r.replicas > 0 && total > 0) {
@@ -217,10 +223,6 @@ class PolluxObjective {
     const Lanes lanes = reinterpret_cast<Lanes>(any);
     return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) == 0;
   }
-  struct RowStats {
-    int nodes = 0, replicas = 0;
-    bool changed = false;
-  };
   struct Memo {
     double speedup = -1.0;  ///< < 0: not computed yet (a speedup is ≥ 0)
     double term = 0.0;      ///< the job's term of the power mean
@@ -264,10 +266,10 @@ class PolluxObjective {
   std::vector<std::optional<models::SpeedupFunction>> speedups_;
   std::vector<int> fair_replicas_;
   std::vector<double> factors_;
-  GaState base_state_;          ///< J×N, the current allocation
-  std::vector<Memo> memo_;      ///< per job [nodes][replicas][changed]
-  std::vector<int> active_;     ///< per node, scratch of one evaluation
-  std::vector<RowStats> rows_;  ///< per job, scratch of one evaluation
+  GaState base_state_;              ///< J×N, the current allocation
+  std::vector<Memo> memo_;          ///< per job [nodes][replicas][changed]
+  std::vector<int> active_;         ///< per node, scratch of one evaluation
+  std::vector<GaRowSummary> rows_;  ///< per job, scratch of one evaluation
 };
 
 }  // namespace
@@ -318,6 +320,7 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster, int 
                      problem.max_replicas.back());
   }
   problem.evaluate = [&objective](const GaState& state) { return objective(state); };
+  problem.evaluate_summary = [&objective](const GaStateSummary& state) { return objective(state); };
   PhiloxRandom random(options_.seed, kPolluxGaStream, round_++);
   const auto start = std::chrono::steady_clock::now();
   GaResult result =
