@@ -2,6 +2,8 @@
 #include "pollux.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -144,9 +146,10 @@ class PolluxObjective {
 
   /// `max_replicas`: the most replicas a repaired row of the job holds. A row beyond the table
   /// (nodes or replicas) is computed without the memo: the same doubles.
-  void AddJob(std::optional<models::SpeedupFunction> speedup, int fair_replicas, double factor,
+  /// `speedup`: the job's (kept by the caller for the round), or null without a model.
+  void AddJob(models::SpeedupFunction* speedup, int fair_replicas, double factor,
               const int* base_row, int max_replicas) {
-    speedups_.push_back(std::move(speedup));
+    speedups_.push_back(speedup);
     fair_replicas_.push_back(fair_replicas);
     factors_.push_back(factor);
     base_state_.insert(base_state_.end(), base_row, base_row + nodes_);
@@ -263,7 +266,7 @@ class PolluxObjective {
   std::vector<std::size_t> replica_slots_;  ///< per job: replicas 0 .. its max replicas
   std::vector<std::size_t> memo_start_;     ///< per job: its first memo entry
   Memo unmemoised_;                         ///< a row outside the table
-  std::vector<std::optional<models::SpeedupFunction>> speedups_;
+  std::vector<models::SpeedupFunction*> speedups_;
   std::vector<int> fair_replicas_;
   std::vector<double> factors_;
   GaState base_state_;              ///< J×N, the current allocation
@@ -271,6 +274,29 @@ class PolluxObjective {
   std::vector<int> active_;         ///< per node, scratch of one evaluation
   std::vector<GaRowSummary> rows_;  ///< per job, scratch of one evaluation
 };
+
+}  // namespace
+
+namespace {
+
+// The bits of everything a job's rebased speedup function is built from: the model, the
+// gradient statistics, M0, the batch bounds and the rebasing point.
+std::array<std::uint64_t, 15> SpeedupInputsOf(const models::PolluxPerfParams& perf,
+                                              const models::PolluxGradParams& grad,
+                                              int init_batch_size,
+                                              const models::BatchBounds& bounds, int fair_nodes,
+                                              int fair_replicas) {
+  std::array<std::uint64_t, 15> bits{};
+  const std::array<double, 7> params = perf.ToArray();
+  for (int i = 0; i < 7; ++i) bits[i] = std::bit_cast<std::uint64_t>(params[i]);
+  bits[7] = std::bit_cast<std::uint64_t>(grad.sqr);
+  bits[8] = std::bit_cast<std::uint64_t>(grad.var);
+  const std::array<int, 6> counts = {
+      init_batch_size, bounds.max_batch_size, bounds.min_atomic_bsz, bounds.max_atomic_bsz,
+      fair_nodes,      fair_replicas};
+  for (int i = 0; i < 6; ++i) bits[9 + i] = static_cast<std::uint64_t>(counts[i]);
+  return bits;
+}
 
 }  // namespace
 
@@ -306,16 +332,23 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster, int 
     rows.push_back(job.index);
     for (int node : job.allocation) ++problem.base_state[j * N + node];
     problem.max_replicas.push_back(std::min(MaxReplicas(job, total_gpus), max_replicas_cap));
-    std::optional<models::SpeedupFunction> speedup;
+    models::SpeedupFunction* speedup = nullptr;
     auto it = agents_.find(job.index);
     if (it != agents_.end() && it->second.perf) {
-      const models::GoodputFunction goodput(*it->second.perf, it->second.grad,
-                                            job.app->init_batch_size());
-      speedup.emplace(goodput, BoundsOf(*job.app), /*accumulation=*/true);
-      speedup->Rebase(fair_nodes, fair_replicas);
+      Agent& agent = it->second;
+      const models::BatchBounds bounds = BoundsOf(*job.app);
+      const std::array<std::uint64_t, 15> inputs = SpeedupInputsOf(
+          *agent.perf, agent.grad, job.app->init_batch_size(), bounds, fair_nodes, fair_replicas);
+      if (!agent.speedup || agent.speedup_inputs != inputs) {
+        const models::GoodputFunction goodput(*agent.perf, agent.grad, job.app->init_batch_size());
+        agent.speedup.emplace(goodput, bounds, /*accumulation=*/true);
+        agent.speedup->Rebase(fair_nodes, fair_replicas);
+        agent.speedup_inputs = inputs;
+      }
+      speedup = &*agent.speedup;
     }
     const double factor = std::max(job.age_s - job.num_restarts * delta, 0.0) / (job.age_s + delta);
-    objective.AddJob(std::move(speedup), fair_replicas, factor,
+    objective.AddJob(speedup, fair_replicas, factor,
                      problem.base_state.data() + static_cast<std::size_t>(j) * N,
                      problem.max_replicas.back());
   }
