@@ -438,6 +438,63 @@ TEST(PolluxGa, StopsOnceThePopulationHoldsEveryRepairedStateWithTheSameResult) {
   }
 }
 
+// An objective of a repaired state's summary that tells summaries apart: each row's nodes,
+// replicas and change flag weighted by the row, and the nodes in use.
+GaObjectives SummaryObjective(const GaStateSummary& summary) {
+  double weighted = 0;
+  for (std::size_t j = 0; j < summary.rows.size(); ++j) {
+    const GaRowSummary& r = summary.rows[j];
+    weighted += (1.0 + j) * (r.nodes * 1e4 + r.replicas * 10.0 + (r.changed ? 1 : 0));
+  }
+  return {-weighted, static_cast<double>(summary.active_nodes)};
+}
+
+TEST(PolluxGa, TheRepairsSummaryEqualsTheStates) {
+  // The GA with evaluate_summary (the repair's summary) and with evaluate (the summary computed
+  // here from the state) evaluates the same values in the same order, on random problems of up
+  // to 100 nodes (NonzeroMask's blocks and tails), with and without interference avoidance.
+  PhiloxRandom instances(11, 1);
+  int distributed = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    RandomInstance instance = MakeInstance(instances, 30, trial % 2 == 0 ? 20 : 100);
+    GaProblem& problem = instance.problem;
+    const int J = problem.num_jobs, N = problem.num_nodes;
+    std::vector<GaObjectives> from_states, from_summaries;
+    problem.evaluate = [&](const GaState& s) {
+      std::vector<GaRowSummary> rows(J);
+      std::vector<char> active(N, 0);
+      for (int j = 0; j < J; ++j) {
+        for (int n = 0; n < N; ++n) {
+          const int v = s[static_cast<std::size_t>(j) * N + n];
+          rows[j].nodes += v > 0;
+          rows[j].replicas += v;
+          rows[j].changed = rows[j].changed || v != problem.base_state[j * N + n];
+          active[n] = active[n] || v > 0;
+        }
+        distributed += rows[j].nodes > 1;
+      }
+      const GaObjectives f =
+          SummaryObjective({rows, static_cast<int>(std::count(active.begin(), active.end(), 1))});
+      from_states.push_back(f);
+      return f;
+    };
+    GaOptions options = instance.options;
+    options.population_size = 20;
+    options.generations = 8;
+    PhiloxRandom state_random(trial, 2), summary_random(trial, 2);
+    const GaResult by_state = RunPolluxGa(problem, {instance.state}, options, state_random);
+    GaProblem summarised = problem;
+    summarised.evaluate_summary = [&](const GaStateSummary& summary) {
+      from_summaries.push_back(SummaryObjective(summary));
+      return from_summaries.back();
+    };
+    const GaResult by_summary = RunPolluxGa(summarised, {instance.state}, options, summary_random);
+    ASSERT_EQ(from_summaries, from_states) << "trial " << trial;
+    EXPECT_EQ(by_summary.front, by_state.front) << "trial " << trial;
+  }
+  EXPECT_GT(distributed, 100);  // rows on several nodes occur
+}
+
 TEST(PolluxGa, OffspringOfAGenerationAreDistinct) {
   // A large state space, so that every generation finds population_size new states: the
   // evaluations are then the initial state followed by one batch per generation.

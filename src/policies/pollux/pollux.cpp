@@ -2,6 +2,8 @@
 #include "pollux.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -144,9 +146,10 @@ class PolluxObjective {
 
   /// `max_replicas`: the most replicas a repaired row of the job holds. A row beyond the table
   /// (nodes or replicas) is computed without the memo: the same doubles.
-  void AddJob(std::optional<models::SpeedupFunction> speedup, int fair_replicas, double factor,
+  /// `speedup`: the job's (kept by the caller for the round), or null without a model.
+  void AddJob(models::SpeedupFunction* speedup, int fair_replicas, double factor,
               const int* base_row, int max_replicas) {
-    speedups_.push_back(std::move(speedup));
+    speedups_.push_back(speedup);
     fair_replicas_.push_back(fair_replicas);
     factors_.push_back(factor);
     base_state_.insert(base_state_.end(), base_row, base_row + nodes_);
@@ -159,7 +162,6 @@ class PolluxObjective {
 
   GaObjectives operator()(const GaState& state) {
     const int J = static_cast<int>(speedups_.size()), N = nodes_;
-    const double dominant_share = 1.0 / (N * gpus_per_node_);
     // One pass over the state: each row's nodes, replicas and whether it differs from the current
     // allocation, and the nodes in use.
     int* __restrict active = active_.data();
@@ -188,10 +190,17 @@ class PolluxObjective {
     }
     int active_nodes = 0;
     for (int n = 0; n < N; ++n) active_nodes += active[n];
-    const double total = static_cast<double>(active_nodes) * gpus_per_node_;
+    return (*this)({rows_, active_nodes});
+  }
+
+  /// The same objectives from the summary of a repaired state (GaProblem::evaluate_summary).
+  GaObjectives operator()(const GaStateSummary& state) {
+    const int J = static_cast<int>(speedups_.size()), N = nodes_;
+    const double dominant_share = 1.0 / (N * gpus_per_node_);
+    const double total = static_cast<double>(state.active_nodes) * gpus_per_node_;
     double power_sum = 0.0, utility = 0.0;
     for (int j = 0; j < J; ++j) {
-      const RowStats& r = rows_[j];
+      const GaRowSummary& r = state.rows[j];
       const Memo& memo = Lookup(j, r.nodes, r.replicas, r.changed, dominant_share);
       power_sum += memo.term;
       if (r.replicas > 0 && total > 0) {
@@ -217,10 +226,6 @@ class PolluxObjective {
     const Lanes lanes = reinterpret_cast<Lanes>(any);
     return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) == 0;
   }
-  struct RowStats {
-    int nodes = 0, replicas = 0;
-    bool changed = false;
-  };
   struct Memo {
     double speedup = -1.0;  ///< < 0: not computed yet (a speedup is ≥ 0)
     double term = 0.0;      ///< the job's term of the power mean
@@ -261,14 +266,37 @@ class PolluxObjective {
   std::vector<std::size_t> replica_slots_;  ///< per job: replicas 0 .. its max replicas
   std::vector<std::size_t> memo_start_;     ///< per job: its first memo entry
   Memo unmemoised_;                         ///< a row outside the table
-  std::vector<std::optional<models::SpeedupFunction>> speedups_;
+  std::vector<models::SpeedupFunction*> speedups_;
   std::vector<int> fair_replicas_;
   std::vector<double> factors_;
-  GaState base_state_;          ///< J×N, the current allocation
-  std::vector<Memo> memo_;      ///< per job [nodes][replicas][changed]
-  std::vector<int> active_;     ///< per node, scratch of one evaluation
-  std::vector<RowStats> rows_;  ///< per job, scratch of one evaluation
+  GaState base_state_;              ///< J×N, the current allocation
+  std::vector<Memo> memo_;          ///< per job [nodes][replicas][changed]
+  std::vector<int> active_;         ///< per node, scratch of one evaluation
+  std::vector<GaRowSummary> rows_;  ///< per job, scratch of one evaluation
 };
+
+}  // namespace
+
+namespace {
+
+// The bits of everything a job's rebased speedup function is built from: the model, the
+// gradient statistics, M0, the batch bounds and the rebasing point.
+std::array<std::uint64_t, 15> SpeedupInputsOf(const models::PolluxPerfParams& perf,
+                                              const models::PolluxGradParams& grad,
+                                              int init_batch_size,
+                                              const models::BatchBounds& bounds, int fair_nodes,
+                                              int fair_replicas) {
+  std::array<std::uint64_t, 15> bits{};
+  const std::array<double, 7> params = perf.ToArray();
+  for (int i = 0; i < 7; ++i) bits[i] = std::bit_cast<std::uint64_t>(params[i]);
+  bits[7] = std::bit_cast<std::uint64_t>(grad.sqr);
+  bits[8] = std::bit_cast<std::uint64_t>(grad.var);
+  const std::array<int, 6> counts = {
+      init_batch_size, bounds.max_batch_size, bounds.min_atomic_bsz, bounds.max_atomic_bsz,
+      fair_nodes,      fair_replicas};
+  for (int i = 0; i < 6; ++i) bits[9 + i] = static_cast<std::uint64_t>(counts[i]);
+  return bits;
+}
 
 }  // namespace
 
@@ -304,20 +332,28 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster, int 
     rows.push_back(job.index);
     for (int node : job.allocation) ++problem.base_state[j * N + node];
     problem.max_replicas.push_back(std::min(MaxReplicas(job, total_gpus), max_replicas_cap));
-    std::optional<models::SpeedupFunction> speedup;
+    models::SpeedupFunction* speedup = nullptr;
     auto it = agents_.find(job.index);
     if (it != agents_.end() && it->second.perf) {
-      const models::GoodputFunction goodput(*it->second.perf, it->second.grad,
-                                            job.app->init_batch_size());
-      speedup.emplace(goodput, BoundsOf(*job.app), /*accumulation=*/true);
-      speedup->Rebase(fair_nodes, fair_replicas);
+      Agent& agent = it->second;
+      const models::BatchBounds bounds = BoundsOf(*job.app);
+      const std::array<std::uint64_t, 15> inputs = SpeedupInputsOf(
+          *agent.perf, agent.grad, job.app->init_batch_size(), bounds, fair_nodes, fair_replicas);
+      if (!agent.speedup || agent.speedup_inputs != inputs) {
+        const models::GoodputFunction goodput(*agent.perf, agent.grad, job.app->init_batch_size());
+        agent.speedup.emplace(goodput, bounds, /*accumulation=*/true);
+        agent.speedup->Rebase(fair_nodes, fair_replicas);
+        agent.speedup_inputs = inputs;
+      }
+      speedup = &*agent.speedup;
     }
     const double factor = std::max(job.age_s - job.num_restarts * delta, 0.0) / (job.age_s + delta);
-    objective.AddJob(std::move(speedup), fair_replicas, factor,
+    objective.AddJob(speedup, fair_replicas, factor,
                      problem.base_state.data() + static_cast<std::size_t>(j) * N,
                      problem.max_replicas.back());
   }
   problem.evaluate = [&objective](const GaState& state) { return objective(state); };
+  problem.evaluate_summary = [&objective](const GaStateSummary& state) { return objective(state); };
   PhiloxRandom random(options_.seed, kPolluxGaStream, round_++);
   const auto start = std::chrono::steady_clock::now();
   GaResult result =

@@ -25,6 +25,7 @@
 // task seed (stream "Pollux GA", substream = round), so a rerun is identical.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -89,6 +90,11 @@ class PolluxPolicy : public IntervalPolicy {
     std::optional<models::PolluxPerfParams> perf;
     models::PolluxGradParams grad;
     int max_profiled_replicas = 0;
+    /// The speedup function of the job's last round and the bits of what it was built from
+    /// (SpeedupInputsOf): reused, with the values it memoised, while they are unchanged (same
+    /// inputs, same doubles).
+    std::optional<models::SpeedupFunction> speedup;
+    std::array<std::uint64_t, 15> speedup_inputs{};
   };
   int MaxReplicas(const IntervalJobView& job, int total_gpus) const;
   std::vector<GaState> InitialStates(const std::vector<int>& rows, const GaState& base,

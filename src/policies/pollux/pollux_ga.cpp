@@ -18,7 +18,6 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
-#include <optional>
 
 #include "adaptsim/error.hpp"
 
@@ -474,43 +473,52 @@ constexpr int kReplicaBlock = 64;
   return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) != 0;
 }
 
+// Bit k set: entry[k] > 0, for k < count ≤ 64 (four entries per SSE2 compare where there is
+// SSE2, the x86-64 baseline).
+[[gnu::always_inline]] inline std::uint64_t NonzeroMask(const int* __restrict entry, int count) {
+  std::uint64_t mask = 0;
+  int k = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; k + 4 <= count; k += 4) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(entry + k));
+    const int bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, zero)));
+    mask |= static_cast<std::uint64_t>(bits) << k;
+  }
+#endif
+  for (; k < count; ++k) mask |= static_cast<std::uint64_t>(entry[k] > 0) << k;
+  return mask;
+}
+
 // Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts:
-// blocks without replicas are skipped, so a sparse row costs a vectorised read.
+// blocks of kReplicaBlock entries without replicas are skipped, and the others are visited at
+// their entries above 0 only (NonzeroMask), so a sparse row costs a vectorised read.
 template <typename Visit>
 [[gnu::always_inline]] inline void ForEachReplica(const int* __restrict row, int N, Visit visit) {
-  int n = 0;
-  for (; n + kReplicaBlock <= N; n += kReplicaBlock) {
-    if (!BlockHasReplicas(row + n)) continue;
-    for (int k = 0; k < kReplicaBlock; ++k) {
-      if (row[n + k] > 0) visit(n + k, row[n + k]);
+  for (int n = 0; n < N; n += kReplicaBlock) {
+    const int width = std::min(kReplicaBlock, N - n);
+    if (width == kReplicaBlock && !BlockHasReplicas(row + n)) continue;
+    for (std::uint64_t mask = NonzeroMask(row + n, width); mask != 0; mask &= mask - 1) {
+      const int m = n + std::countr_zero(mask);
+      visit(m, row[m]);
     }
-  }
-  for (; n < N; ++n) {
-    if (row[n] > 0) visit(n, row[n]);
   }
 }
 
 // Lists the nodes of row[0 .. N) with an entry above 0 in listed[], ascending, for a row of counts
-// (entries ≥ 0), and returns their number; adds the row's replicas to `total`. As
-// ForEachReplica, blocks without replicas are skipped; the others are listed without a branch per
-// entry.
+// (entries ≥ 0), and returns their number; adds the row's replicas to `total` (ForEachReplica).
 [[gnu::always_inline]] inline int ListReplicas(const int* __restrict row, int N,
                                                int* __restrict listed, int& total) {
-  int count = 0, n = 0;
-  auto take = [&](int m) {
-    listed[count] = m;
-    count += row[m] > 0;
-    total += row[m];
-  };
-  for (; n + kReplicaBlock <= N; n += kReplicaBlock) {
-    if (!BlockHasReplicas(row + n)) continue;
-    for (int k = 0; k < kReplicaBlock; ++k) take(n + k);
-  }
-  for (; n < N; ++n) take(n);
+  int count = 0;
+  ForEachReplica(row, N, [&](int n, int v) {
+    listed[count++] = n;
+    total += v;
+  });
   return count;
 }
 
-// The hash of a state of many nodes (StateHash): from the state's size, one multiply-xor step per
+// The hash of a state (StateHash; any hash would do: it only places states in the duplicate set,
+// whose membership is decided by equality): from the state's size, one multiply-xor step per
 // entry above 0, in index order, then a final mix.
 constexpr std::uint64_t kHashMultiplier = 0x9E3779B97F4A7C15ull;
 [[gnu::always_inline]] inline std::uint64_t HashStep(std::uint64_t h, std::size_t index,
@@ -533,6 +541,9 @@ struct GaScratch {
         column_used(problem.num_nodes),
         column_holders(problem.num_nodes),
         holder_start(problem.num_nodes + 1),
+        holder_masks(problem.num_nodes),
+        active(problem.num_nodes),
+        base_start(problem.num_jobs + 1),
         one_in_ten(PhiloxRandom::Threshold(0.1)) {
     // Mutation step 3: p = p1 + p2 − p1·p2 with p1 = 1/J and p2 = 1/(jobs on the node) for a job
     // on it, else 0 (pollux.py:366-372): one threshold per number of holders, computed once.
@@ -546,6 +557,16 @@ struct GaScratch {
     }
     constexpr std::uint64_t kAlways = std::uint64_t{1} << 32;  // every word is below it
     every_entry_hits = J == 1 && absent == kAlways && present[1] == kAlways;
+    // The base state's entries above 0, row by row, nodes ascending.
+    const int N = problem.num_nodes;
+    for (int j = 0; j < J; ++j) {
+      base_start[j] = static_cast<int>(base_nodes.size());
+      for (int n = 0; n < N; ++n) {
+        const int v = problem.base_state[static_cast<std::size_t>(j) * N + n];
+        if (v > 0) base_nodes.push_back(n), base_values.push_back(v);
+      }
+    }
+    base_start[J] = static_cast<int>(base_nodes.size());
   }
   std::vector<int> distributed_holders;  ///< per node: distributed jobs on it so far (repair 1)
   std::vector<int> used;                 ///< per node: replicas placed so far (repair 4)
@@ -557,6 +578,11 @@ struct GaScratch {
   /// Many jobs: the jobs on node n before mutation step 3, ascending, are
   /// holder_jobs[holder_start[n] .. holder_start[n + 1]); pair_* list the (job, node) pairs.
   std::vector<int> holder_start, holder_jobs, pair_nodes, pair_jobs;
+  std::vector<std::uint64_t> holder_masks;  ///< per node: bit j, job j on it (≤ 64 jobs)
+  std::vector<int> active;                  ///< per node: some replica on it (repair summary)
+  /// Row j of the base state has replicas at base_nodes[base_start[j] .. base_start[j + 1]),
+  /// ascending, base_values the replicas there.
+  std::vector<int> base_start, base_nodes, base_values;
   std::vector<int> candidates, parents;  ///< tournament selection
   std::uint64_t one_in_ten;              ///< threshold of probability 0.1 (mutation 1-2)
   std::uint64_t absent = 0;              ///< threshold of p1 (mutation 3, job not on the node)
@@ -564,42 +590,43 @@ struct GaScratch {
   bool every_entry_hits = false;         ///< one job: p1 = 1, every entry of a free node hits
 };
 
-// Rows of at least this many nodes are repaired at the nodes they use (ListReplicas); shorter
-// rows, whose entries fill a few vectors, entry by entry.
-constexpr int kListedRowNodes = 64;
-
 // One pass over the rows does the five steps of pollux.py:376-420 in the order stated in
 // pollux_ga.hpp: every step on row j reads only row j and per-node sums over the earlier rows
 // (distributed holders as they were before step 1 zeroed anything, replicas kept by step 4), and
 // only step 2-3 draws, in row order, so the pass equals the five passes over all rows one after
-// another, draw for draw. Long rows (kListedRowNodes) are first listed by their entries above 0:
-// steps 1, 4 and 5 change nothing at an entry 0 (steps 1 and 5 set entries to 0, step 4 keeps
+// another, draw for draw. Each row is first listed by its entries above 0 (ListReplicas): steps
+// 1, 4 and 5 change nothing at an entry 0 (steps 1 and 5 set entries to 0, step 4 keeps
 // min(0, free) = 0), and step 2-3 keeps a subset of the row's replicas, so only the listed nodes
 // are visited.
-// Returns, for listed rows, the state's StateHash (its entries above 0 are the listed ones left
-// above 0, met in index order), else nothing.
-__attribute__((target_clones("avx2", "default"))) std::optional<std::uint64_t> Repair(
+// Returns the state's StateHash (its entries above 0 are the listed ones left above 0, met in
+// index order) and writes its summary (J rows) to `rows`, its number of nodes with a replica to
+// `active_nodes`.
+__attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
     const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, GaState& state,
-    GaScratch& scratch) {
+    GaScratch& scratch, GaRowSummary* __restrict rows, int& active_nodes) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
   int* __restrict distributed_holders = scratch.distributed_holders.data();
   int* __restrict used = scratch.used.data();
   int* __restrict listed = scratch.replicas.data();
   const int* __restrict capacity = problem.node_capacity.data();
-  const bool list = N >= kListedRowNodes;
+  int* __restrict active = scratch.active.data();
+  const int* __restrict base_start = scratch.base_start.data();
+  const int* __restrict base_nodes = scratch.base_nodes.data();
+  const int* __restrict base_values = scratch.base_values.data();
   std::uint64_t hash = static_cast<std::uint64_t>(J) * N;
   ZeroInts(distributed_holders, N);
   ZeroInts(used, N);
+  ZeroInts(active, N);
+  active_nodes = 0;
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
     int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
-    int total = 0, nodes = 0;
-    if (list) {
-      nodes = ListReplicas(row, N, listed, total);
-      if (nodes == 0) continue;  // no step changes a row without replicas
-    } else {
-      for (int n = 0; n < N; ++n) total += row[n], nodes += row[n] > 0;
+    int total = 0;
+    int nodes = ListReplicas(row, N, listed, total);
+    if (nodes == 0) {  // no step changes a row without replicas
+      rows[j] = {0, 0, base_start[j + 1] > base_start[j]};
+      continue;
     }
     // (1) At most one distributed job per node: once a node holds a second distributed job, every
     // later row loses that node (pollux.py:385-390). A node's count changes only at the rows
@@ -607,37 +634,22 @@ __attribute__((target_clones("avx2", "default"))) std::optional<std::uint64_t> R
     if (options.interference_avoidance) {
       if (nodes > 1) {
         int most = 0;
-        if (list) {
-          for (int i = 0; i < nodes; ++i) most = std::max(most, ++distributed_holders[listed[i]]);
-        } else {
-          for (int n = 0; n < N; ++n) {
-            distributed_holders[n] += row[n] > 0;
-            most = std::max(most, distributed_holders[n]);
-          }
-        }
+        for (int i = 0; i < nodes; ++i) most = std::max(most, ++distributed_holders[listed[i]]);
         crowded = crowded || most > 1;
       }
       if (crowded) {
         total = 0;
-        if (list) {
-          int kept = 0;
-          for (int i = 0; i < nodes; ++i) {
-            const int n = listed[i];
-            if (distributed_holders[n] > 1) {
-              row[n] = 0;
-            } else {
-              total += row[n];
-              listed[kept++] = n;
-            }
-          }
-          nodes = kept;
-        } else {
-          nodes = 0;
-          for (int n = 0; n < N; ++n) {
-            row[n] = distributed_holders[n] > 1 ? 0 : row[n];
-            total += row[n], nodes += row[n] > 0;
+        int kept = 0;
+        for (int i = 0; i < nodes; ++i) {
+          const int n = listed[i];
+          if (distributed_holders[n] > 1) {
+            row[n] = 0;
+          } else {
+            total += row[n];
+            listed[kept++] = n;
           }
         }
+        nodes = kept;
       }
     }
     // (2)-(3) Max replicas and max nodes per job, over a random node order (pollux.py:391-403).
@@ -657,48 +669,44 @@ __attribute__((target_clones("avx2", "default"))) std::optional<std::uint64_t> R
         kept_nodes += take > 0;
         row[order[i]] = take;
       }
-      if (list) {  // the kept replicas are on listed nodes
-        int still = 0;
-        for (int i = 0; i < nodes; ++i) {
-          if (row[listed[i]] > 0) listed[still++] = listed[i];
-        }
-        nodes = still;
+      int still = 0;  // the kept replicas are on listed nodes
+      for (int i = 0; i < nodes; ++i) {
+        if (row[listed[i]] > 0) listed[still++] = listed[i];
       }
+      nodes = still;
     }
     // (4) Node capacity, earlier rows first (pollux.py:404-412).
     total = 0;
-    if (list) {
-      for (int i = 0; i < nodes; ++i) {
-        const int n = listed[i];
-        const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
-        used[n] += take;
-        row[n] = take;
-        total += take;
-      }
-    } else {
-      for (int n = 0; n < N; ++n) {
-        const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
-        used[n] += take;
-        row[n] = take;
-        total += take;
-      }
+    for (int i = 0; i < nodes; ++i) {
+      const int n = listed[i];
+      const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+      used[n] += take;
+      row[n] = take;
+      total += take;
     }
     // (5) min_replicas (pollux.py:416-419); a bound ≤ 0 never applies.
     if (total < problem.min_replicas[j]) {
-      if (list) {
-        for (int i = 0; i < nodes; ++i) row[listed[i]] = 0;
-      } else {
-        ZeroInts(row, N);
-      }
+      for (int i = 0; i < nodes; ++i) row[listed[i]] = 0;
+      total = 0;
     }
-    if (list) {
-      for (int i = 0; i < nodes; ++i) {
-        const int n = listed[i];
-        if (row[n] > 0) hash = HashStep(hash, static_cast<std::size_t>(j) * N + n, row[n]);
-      }
+    // The row's entries above 0 (listed, in node order): the hash, the summary, and whether they
+    // are the base row's (the same nodes, ascending, with the same values).
+    const int base_first = base_start[j], base_count = base_start[j + 1] - base_first;
+    int kept = 0;
+    bool changed = false;
+    for (int i = 0; i < nodes; ++i) {
+      const int n = listed[i];
+      const int v = row[n];
+      if (v <= 0) continue;
+      hash = HashStep(hash, static_cast<std::size_t>(j) * N + n, v);
+      active_nodes += active[n] == 0;
+      active[n] = 1;
+      changed = changed || kept >= base_count || base_nodes[base_first + kept] != n ||
+                base_values[base_first + kept] != v;
+      ++kept;
     }
+    rows[j] = {kept, total, changed || kept != base_count};
   }
-  if (!list) return std::nullopt;
   return HashFinish(hash);
 }
 
@@ -719,17 +727,21 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
                  GaState& state) {
   CheckCounts(problem, state);
   GaScratch scratch(problem);
-  Repair(problem, options, random, state, scratch);
+  std::vector<GaRowSummary> rows(problem.num_jobs);
+  int active_nodes = 0;
+  Repair(problem, options, random, state, scratch, rows.data(), active_nodes);
 }
 
 namespace {
 
 // Up to this many jobs, step 3 of the mutation tests a node's entries without branches; above it
-// and up to kMaskedJobs (one bit per job in a word), it skips the jobs without replicas on a node
-// from one hit to the next by scanning the words alone.
+// it skips the jobs without replicas on a node from one hit to the next by scanning the words
+// alone, with the jobs on the node in a bit mask (up to kMaskedJobs, one bit per job in a word)
+// or, on many nodes, a list.
 constexpr int kBranchFreeJobs = 16;
 constexpr int kMaskedJobs = 64;
-constexpr int kScanWords = 8;  // FirstBelow reads words in blocks of 8
+constexpr int kListedRowNodes = 64;  // the many-jobs list: columns of at least this many nodes
+constexpr int kScanWords = 8;        // FirstBelow reads words in blocks of 8
 
 // The first t in [0, count) with words[t] < threshold, else count; reads words[0 .. count rounded
 // up to a multiple of kScanWords). Vector extensions: each clone of the caller compiles it for
@@ -852,11 +864,14 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   int* __restrict column_holders = scratch.column_holders.data();
   ZeroInts(column_used, N);
   ZeroInts(column_holders, N);
+  // Few jobs: every entry is tested. Up to kMaskedJobs: a bit mask of the jobs on each node.
+  // More jobs on long columns (many nodes, whose states are mostly 0): the jobs on each node are
+  // listed; on short ones each column is walked. Masks and lists are found row by row at the
+  // entries above 0 (ForEachReplica).
   const bool masked = J > kBranchFreeJobs && J <= kMaskedJobs;
-  // More jobs than bits of a mask: on long columns (many nodes, whose states are mostly 0) the
-  // jobs on each node are listed; on short ones each column is walked.
   const bool listed = J > kMaskedJobs && N >= kListedRowNodes;
-  if (!listed) {
+  std::uint64_t* __restrict holder_masks = scratch.holder_masks.data();
+  if (!masked && !listed) {  // few jobs, or many on few nodes
     for (int j = 0; j < J; ++j) {
       const int* __restrict r = row(j);
       for (int n = 0; n < N; ++n) {
@@ -864,9 +879,18 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         column_holders[n] += r[n] > 0;
       }
     }
+  } else if (masked) {
+    std::fill_n(holder_masks, N, std::uint64_t{0});
+    for (int j = 0; j < J; ++j) {
+      ForEachReplica(row(j), N, [&](int n, int v) {
+        column_used[n] += v;
+        ++column_holders[n];
+        holder_masks[n] |= std::uint64_t{1} << j;
+      });
+    }
   } else {
-    // Many jobs: the entries with replicas are few (ForEachReplica finds them); they are listed
-    // by node, jobs ascending (a counting sort of the (job, node) pairs, found in job order).
+    // The (job, node) pairs with replicas, found in job order, are listed by node, jobs
+    // ascending (a counting sort).
     std::vector<int>& nodes = scratch.pair_nodes;
     std::vector<int>& jobs = scratch.pair_jobs;
     nodes.clear();
@@ -908,11 +932,8 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         entry = current + (step & -grows);
         drawn += 1 + static_cast<std::size_t>(grows);
       }
-    } else if (masked) {  // many jobs: hits are rare; the jobs on the node are in holder_jobs
-      std::uint64_t holder_jobs = 0;  // bit j: job j on the node
-      for (int j = 0; j < J; ++j) {
-        holder_jobs |= std::uint64_t{column[static_cast<std::size_t>(j) * N] > 0} << j;
-      }
+    } else if (masked) {  // many jobs: hits are rare; bit j of the mask: job j on the node
+      std::uint64_t holder_jobs = holder_masks[n];
       drawn = SparseTurn(words, column, N, J, high, absent, present, [&] {
         if (holder_jobs == 0) return J;
         const int j = std::countr_zero(holder_jobs);
@@ -948,47 +969,17 @@ void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state)
 
 namespace {
 
-// A hash of a state (any hash would do: it only places states in the duplicate set, whose
-// membership is decided by equality). `sparse` (states of many nodes, whose entries are mostly
-// 0): multiply-xor over the (index, value) of the entries above 0, found by ForEachReplica; else
-// four independent multiply-xor lanes over 64-bit words (pairs of entries), then mixed.
-__attribute__((target_clones("avx2", "default"))) std::uint64_t StateHash(const GaState& state,
-                                                                          bool sparse) {
-  constexpr std::uint64_t kMultiplier = kHashMultiplier;
-  const std::size_t size = state.size();
-  std::uint64_t h = size;
-  if (sparse) {
-    ForEachReplica(state.data(), static_cast<int>(size),
-                   [&](int i, int v) { h = HashStep(h, i, v); });
-  } else {
-    static_assert(sizeof(int) == 4);
-    const int* data = state.data();
-    auto word = [&](std::size_t i) {
-      std::uint64_t w;
-      std::memcpy(&w, data + i, sizeof w);
-      return w;
-    };
-    std::uint64_t lane[4] = {1, 2, 3, 4};
-    std::size_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-      for (int k = 0; k < 4; ++k) lane[k] = (lane[k] ^ word(i + 2 * k)) * kMultiplier;
-    }
-    for (; i < size; ++i) lane[0] = (lane[0] ^ static_cast<std::uint32_t>(data[i])) * kMultiplier;
-    h ^= lane[0] ^ (lane[1] >> 17) ^ (lane[2] << 13) ^ (lane[3] >> 29);
-  }
-  return HashFinish(h);
-}
-
 // The states of one GA run: slots of J×N entries reused through a free list, so that an offspring
 // costs no allocation; each slot keeps the hash of its state for the duplicate set.
 class StatePool {
  public:
-  StatePool(std::size_t state_size, int num_nodes)
-      : state_size_(state_size), sparse_hash_(num_nodes >= kListedRowNodes) {}
+  StatePool(std::size_t state_size, int num_jobs) : state_size_(state_size), num_jobs_(num_jobs) {}
   int Acquire() {
     if (free_.empty()) {
       states_.emplace_back(state_size_);
       hashes_.push_back(0);
+      rows_.emplace_back(num_jobs_);
+      active_nodes_.push_back(0);
       return static_cast<int>(states_.size()) - 1;
     }
     const int slot = free_.back();
@@ -998,18 +989,28 @@ class StatePool {
   void Release(int slot) { free_.push_back(slot); }
   GaState& operator[](int slot) { return states_[slot]; }
   const GaState& operator[](int slot) const { return states_[slot]; }
-  /// Stores the hash of the slot's state (call after its last change).
-  /// `hash`: the slot's StateHash when known (Repair's), else it is computed.
-  void Seal(int slot, std::optional<std::uint64_t> hash) {
-    hashes_[slot] = hash ? *hash : StateHash(states_[slot], sparse_hash_);
+  /// Repairs the slot's state after its last other change, and keeps its hash and summary.
+  void Repair(int slot, const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
+              GaScratch& scratch) {
+    hashes_[slot] = adaptsim::Repair(problem, options, random, states_[slot], scratch,
+                                     rows_[slot].data(), active_nodes_[slot]);
   }
   std::uint64_t hash(int slot) const { return hashes_[slot]; }
+  /// The objectives of the slot's repaired state.
+  GaObjectives Evaluate(int slot, const GaProblem& problem) const {
+    if (problem.evaluate_summary) {
+      return problem.evaluate_summary({rows_[slot], active_nodes_[slot]});
+    }
+    return problem.evaluate(states_[slot]);
+  }
 
  private:
   std::size_t state_size_;
-  bool sparse_hash_;
+  int num_jobs_;
   std::vector<GaState> states_;
   std::vector<std::uint64_t> hashes_;
+  std::vector<std::vector<GaRowSummary>> rows_;  ///< per slot: its repaired state's rows
+  std::vector<int> active_nodes_;                ///< per slot: its nodes with a replica
   std::vector<int> free_;
 };
 
@@ -1246,7 +1247,7 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
     fresh.clear();
     for (int child : children) {
       Mutate(problem, random, pool[child], scratch);
-      pool.Seal(child, Repair(problem, options, random, pool[child], scratch));
+      pool.Repair(child, problem, options, random, scratch);
       if (seen.Insert(child)) {
         fresh.push_back(child);
       } else {
@@ -1313,7 +1314,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   ADAPTSIM_CHECK(!initial.empty());
   const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
   GaResult result;
-  StatePool pool(state_size, problem.num_nodes);
+  StatePool pool(state_size, problem.num_jobs);
   StateSet seen(pool);
   GaScratch scratch(problem);
   std::vector<Individual> pop;
@@ -1322,14 +1323,14 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
     CheckCounts(problem, state);
     const int slot = pool.Acquire();
     pool[slot] = state;
-    pool.Seal(slot, Repair(problem, options, random, pool[slot], scratch));
+    pool.Repair(slot, problem, options, random, scratch);
     if (seen.Insert(slot)) {
       pop.push_back({slot});
     } else {
       pool.Release(slot);
     }
   }
-  for (Individual& ind : pop) ind.f = problem.evaluate(pool[ind.slot]);
+  for (Individual& ind : pop) ind.f = pool.Evaluate(ind.slot, problem);
   result.evaluations += static_cast<std::int64_t>(pop.size());
   const int initial_size = static_cast<int>(pop.size());
   SurvivalScratch survival;
@@ -1351,7 +1352,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
       break;
     }
     std::vector<Individual> offspring = Mate(problem, options, pop, random, pool, seen, scratch);
-    for (Individual& ind : offspring) ind.f = problem.evaluate(pool[ind.slot]);
+    for (Individual& ind : offspring) ind.f = pool.Evaluate(ind.slot, problem);
     result.evaluations += static_cast<std::int64_t>(offspring.size());
     const std::size_t sorted_prefix = pop.size();
     pop.insert(pop.end(), offspring.begin(), offspring.end());

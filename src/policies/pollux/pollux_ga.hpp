@@ -150,6 +150,21 @@ struct GaOptions {
   void CheckOptions(const OptionContext& where) const;
 };
 
+/// One row j of a repaired state as an objective reads it: the nodes with replicas of job j, its
+/// replicas, and whether the row differs from row j of the base state.
+struct GaRowSummary {
+  int nodes = 0;
+  int replicas = 0;
+  bool changed = false;
+};
+
+/// A repaired state as an objective reads it: its rows (J, in row order) and the number of nodes
+/// with some replica.
+struct GaStateSummary {
+  std::span<const GaRowSummary> rows;
+  int active_nodes = 0;
+};
+
 /// The problem as data plus the objective function. States, the base state and the replica caps
 /// are counts (≥ 0; checked).
 struct GaProblem {
@@ -160,6 +175,10 @@ struct GaProblem {
   std::vector<int> min_replicas;   ///< per job
   std::vector<int> node_capacity;  ///< per node: replicas that fit (1 GPU per replica)
   std::function<GaObjectives(const GaState&)> evaluate;
+  /// Optional: the objectives of a repaired state from its summary, which the repair computes as
+  /// it goes (no pass over the state); must equal `evaluate` of the state. When set, the GA calls
+  /// it instead of `evaluate`.
+  std::function<GaObjectives(const GaStateSummary&)> evaluate_summary;
 };
 
 struct GaResult {
