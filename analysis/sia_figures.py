@@ -261,8 +261,8 @@ def fig8_summary(rhos):
 
 
 def fig8_figure(rhos, paper):
-    """Left: the CDF of ρ per policy (log x, ρ = 1 dashed); middle and right: worst ρ and the
-    unfair fraction per policy, bar = adaptsim, black mark = the paper's value (a policy of the
+    """Left: the CDF of ρ per policy (log x, ρ = 1 dashed); middle and right: worst ρ (log) and
+    the unfair fraction per policy, bar = adaptsim, black mark = the paper's value (a policy of the
     paper without tasks: its mark alone)."""
     stated = {policy: values for policy, _, values in paper}
     shown = {policy: label for policy, label, _ in paper}
@@ -290,8 +290,8 @@ def fig8_figure(rhos, paper):
     ax.set_ylim(0, 1.02)
     ax.set_title("Fig. 8 · ρ CDF · Helios · 64 GPUs mixed")
     ax.legend(frameon=False, fontsize=7, loc="lower right")
-    policies = list(rhos) + [p for p in stated if p not in rhos]
-    for bx, key, label, scale in ((wx, "worst_rho", "worst ρ", 1.0),
+    policies = ordered(set(rhos) | set(stated))
+    for bx, key, label, scale in ((wx, "worst_rho", "worst ρ (log)", 1.0),
                                   (ux, "unfair_fraction", "unfair jobs, ρ > 1 (%)", 100.0)):
         for k, policy in enumerate(policies):
             if policy in rhos:
@@ -306,6 +306,14 @@ def fig8_figure(rhos, paper):
         bx.grid(axis="x", visible=False)
         bx.set_title(label)
         bx.set_ylim(bottom=0)
+    # worst ρ spans 1 to tens: a log axis from 0.5, ρ = 1 dashed
+    wx.set_yscale("log")
+    tallest = max([fig8_summary(r)["worst_rho"] for _, r in rhos.values()]
+                  + [v.get("worst_rho", 1.0) for v in stated.values()])
+    wx.set_ylim(0.5, 2.0 * tallest)
+    wx.axhline(1.0, color="0.4", lw=0.8, ls="--")
+    wx.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: st.number(v)))
+    wx.yaxis.set_minor_formatter(ticker.NullFormatter())
     wx.legend(frameon=False, fontsize=7)
     fig.tight_layout()
     return fig, pd.DataFrame(data)
