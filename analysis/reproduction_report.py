@@ -43,7 +43,7 @@ SWEEPS = {
     "shockwave": ["canonical", "pollux_canonical", "scale", "planning_window"],
     "pollux": ["pollux_jobload", "pollux_interval", "pollux_realistic", "pollux_fairness"],
     "gavel": ["heterogeneous", "gavel_job_rate"],
-    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime", "sia_table4"],
+    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime", "sia_table4", "sia_fig8"],
 }
 # Sweeps beyond the paper's evaluation (`adaptsim reproduce --only NAME`): listed and drawn when
 # their results file exists, otherwise left out.
@@ -120,6 +120,14 @@ def adaptsim_value(df, number, path=None):
                     float(np.mean(ratios))
                 used += int(w.policy.isin(number["policies"] + [number["against"]]).sum())
         return best, used
+    if kind == "ratio_pooled_max":
+        # worst over the workloads: the largest `metric` of the policy's tasks / of `against`'s
+        def largest(p):
+            values = d[d.policy == p][number["metric"]]
+            return float(values.max()) if len(values) else math.nan
+        ratios = [largest(p) / largest(number["against"]) for p in number["policies"]]
+        used = d[d.policy.isin(number["policies"] + [number["against"]])]
+        return float(np.mean(ratios)), len(used)
     if kind == "reduction":
         ours = policy_mean(d, number["policy"], "mean_jct_s")
         against = number["against"] if isinstance(number["against"], list) else [number["against"]]
@@ -370,7 +378,7 @@ def draw(paper, results, data, numbers_path, adaptsim=None):
     elif paper == "sia":
         written += sia_figures.draw_all(path("sia_table3"), path("sia_arrival_rate"),
                                         path("sia_policy_runtime"), out, numbers_path,
-                                        path("sia_table4"))
+                                        path("sia_table4"), path("sia_fig8"))
     else:
         files = [p for p in (path(name) for name in SWEEPS["pollux"]) if p]
         if files:
@@ -421,6 +429,41 @@ def sia_table4_section(results, numbers_path):
             cells.append(sia_cell(values.get(metric, nan) * scale, nan, r[metric] * scale,
                                   std * scale if isinstance(std, float) else nan))
         lines.append(f"| {name} | {r.tasks} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def sia_fig8_section(results, numbers_path):
+    """Sia's Fig. 8 (Helios, mixed cluster): per policy the worst ρ and the unfair fraction,
+    "paper / adaptsim" (adaptsim: this folder's sia_fig8.h5, every completed job's Eq. 3 ρ pooled
+    over the workloads), and adaptsim's mean and median ρ; a policy of the paper without tasks
+    is "not run". [] without results."""
+    path = os.path.join(results, "sia_fig8.h5")
+    if not os.path.exists(path):
+        return []
+    rhos = sia_figures.fig8_rhos(path)
+    paper = sia_figures.paper_fig8(numbers_path)
+    lines = ["## Fig. 8 (finish-time fairness, Helios, heterogeneous 64-GPU cluster): "
+             "paper / **adaptsim**", "",
+             "ρ of every job (the paper's Eq. 3: Σ_g N_g/N · JCT / T_g, T_g the job alone on "
+             "type g with its fair share; docs/sia.md §12), pooled over the workloads; unfair = "
+             "ρ > 1 among the jobs with ρ > 0.", "",
+             "| policy | workloads | jobs | worst ρ | unfair fraction (%) | mean ρ | median ρ |",
+             "|---|---:|---:|---|---|---:|---:|"]
+    shown = [policy for policy, _, _ in paper]
+    listed = paper + [(p, sia_figures.name(p), {}) for p in rhos if p not in shown]
+    nan = math.nan
+    for policy, label, values in listed:
+        worst, unfair = values.get("worst_rho", nan), 100 * values.get("unfair_fraction", nan)
+        if policy not in rhos:
+            lines.append(f"| {label} | 0 | 0 | {worst:.1f} / not run | {unfair:.1f} / not run "
+                         "| – | – |")
+            continue
+        tasks, r = rhos[policy]
+        s = sia_figures.fig8_summary(r)
+        lines.append(f"| {label} | {tasks} | {s['jobs']} | "
+                     f"{sia_cell(worst, nan, s['worst_rho'], nan)} | "
+                     f"{sia_cell(unfair, nan, 100 * s['unfair_fraction'], nan)} | "
+                     f"{s['mean_rho']:.2f} | {s['median_rho']:.2f} |")
     return lines + [""]
 
 
@@ -522,6 +565,7 @@ def main(argv=None):
     sweeps = sweep_info(args.results, args.paper)
     sections = (sia_table3_section(args.results, args.paper_numbers)
                 + sia_table4_section(args.results, args.paper_numbers)
+                + sia_fig8_section(args.results, args.paper_numbers)
                 if args.paper == "sia" else [])
     landed, total = write_report(args.paper, args.results, rows, notes, sweeps, written,
                                  os.path.join(args.results, "reproduction.md"), sections)

@@ -4,7 +4,7 @@
 
   /usr/bin/python3 analysis/sia_figures.py [--table3 sia_table3.h5]
       [--arrival-rate sia_arrival_rate.h5] [--policy-runtime sia_policy_runtime.h5]
-      [--table4 sia_table4.h5]
+      [--table4 sia_table4.h5] [--fig8 sia_fig8.h5]
       [--paper-numbers experiments/paper_numbers.toml] --out figures/
 
   sia_table3          Table 3 as bars: average JCT, p99 JCT, makespan (h) and GPU-hours per job
@@ -14,6 +14,10 @@
   sia_table4          Table 4 (64 T4, Philly) as bars: the same four quantities per policy;
                       bar = adaptsim (mean over the workloads, error bar = std; p99 pooled),
                       black mark = the paper's value (stated without a spread)
+  sia_fig8            Fig. 8 (Helios, mixed cluster): CDF of every job's finish-time fairness rho
+                      (Eq. 3, ftf_rho_type_weighted from the isolated runs) per policy, pooled
+                      over the workloads, log x, rho = 1 marked; right: worst rho and unfair
+                      fraction (rho > 1) per policy, bar = adaptsim, black mark = the paper's
   sia_arrival_rate    Fig. 7: average JCT (h) against the arrival rate (jobs/h), one line per
                       policy (mean over the 10 workloads, band = min-max); right: Pollux's average
                       JCT above Sia's (Pollux / Sia - 1, %) per rate beside the paper's 50-65 %
@@ -222,6 +226,104 @@ def table4_figure(rows, paper):
     return fig, pd.DataFrame(data)
 
 
+def paper_fig8(numbers_path):
+    """Fig. 8 of the paper numbers file ([[reported]] entries of sweep sia_fig8), in the paper's
+    order: [(policy, shown name, {"worst_rho": .., "unfair_fraction": ..})]."""
+    with open(numbers_path, "rb") as f:
+        reported = tomllib.load(f).get("reported", [])
+    return [(r["policy"], r.get("paper_name", name(r["policy"])),
+             {k: float(r[k]) for k in ("worst_rho", "unfair_fraction") if k in r})
+            for r in reported if r.get("sweep") == "sia_fig8"]
+
+
+def fig8_rhos(path):
+    """{policy: (tasks, ρ of every completed job of its ok tasks)}: the jobs'
+    ftf_rho_type_weighted (Sia's ρ, Eq. 3, docs/sia.md §12), pooled over the workloads."""
+    df, _ = rr.summary(path)
+    d = df[df.status == "ok"]
+
+    def rhos(task):
+        jobs = task["jobs"]
+        outcome = jobs["outcome"].asstr()[:]
+        return jobs["ftf_rho_type_weighted"][:][outcome == "completed"]
+    values = rr.task_values(path, d.task_id, rhos)
+    out = {}
+    for policy in ordered(d.policy.unique()):
+        ids = d.task_id[d.policy == policy]
+        out[policy] = (len(ids), np.concatenate([values[t] for t in ids]))
+    return out
+
+
+def fig8_summary(rhos):
+    """Worst ρ, unfair fraction #(ρ > 1) / #(ρ > 0) (`sia-simulator/utils/print_run_stats.py:
+    254-255`), mean and median ρ of a pooled array."""
+    positive = rhos[rhos > 0]
+    return dict(jobs=len(rhos), worst_rho=float(rhos.max()) if len(rhos) else np.nan,
+                unfair_fraction=float((rhos > 1).sum() / len(positive)) if len(positive)
+                else np.nan,
+                mean_rho=float(rhos.mean()) if len(rhos) else np.nan,
+                median_rho=float(np.median(rhos)) if len(rhos) else np.nan)
+
+
+def fig8_figure(rhos, paper):
+    """Left: the CDF of ρ per policy (log x, ρ = 1 dashed); middle and right: worst ρ (log) and
+    the unfair fraction per policy, bar = adaptsim, black mark = the paper's value (a policy of the
+    paper without tasks: its mark alone)."""
+    stated = {policy: values for policy, _, values in paper}
+    shown = {policy: label for policy, label, _ in paper}
+    fig, (ax, wx, ux) = plt.subplots(1, 3, figsize=(10.0, 3.1),
+                                     gridspec_kw=dict(width_ratios=[1.6, 1, 1]))
+    data = []
+    for policy, (tasks, r) in rhos.items():
+        colour, marker = look(policy)
+        s = fig8_summary(r)
+        x = np.sort(r[r > 0])
+        y = np.arange(1, len(x) + 1) / len(x)
+        ax.step(x, y, where="post", color=colour,
+                label=f"{name(policy)}: worst {s['worst_rho']:.1f}, "
+                      f"{100 * s['unfair_fraction']:.1f} % > 1")
+        data.append(dict(policy=name(policy), workloads=tasks, **s,
+                         paper_worst_rho=stated.get(policy, {}).get("worst_rho", np.nan),
+                         paper_unfair_fraction=stated.get(policy, {}).get("unfair_fraction",
+                                                                          np.nan)))
+    ax.axvline(1.0, color="0.4", lw=0.8, ls="--")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: st.number(v)))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_xlabel("finish-time fairness ρ (Eq. 3)")
+    ax.set_ylabel("fraction of jobs")
+    ax.set_ylim(0, 1.02)
+    ax.set_title("Fig. 8 · ρ CDF · Helios · 64 GPUs mixed")
+    ax.legend(frameon=False, fontsize=7, loc="lower right")
+    policies = ordered(set(rhos) | set(stated))
+    for bx, key, label, scale in ((wx, "worst_rho", "worst ρ (log)", 1.0),
+                                  (ux, "unfair_fraction", "unfair jobs, ρ > 1 (%)", 100.0)):
+        for k, policy in enumerate(policies):
+            if policy in rhos:
+                bx.bar([k], [fig8_summary(rhos[policy][1])[key] * scale], 0.7,
+                       color=look(policy)[0])
+            pv = stated.get(policy, {}).get(key, np.nan) * scale
+            bx.plot([k], [pv], "_", color="black", ms=14, mew=1.8,
+                    label="paper" if k == 0 else None)
+        bx.set_xticks(range(len(policies)))
+        bx.set_xticklabels([shown.get(p, name(p)) + ("" if p in rhos else " (not run)")
+                            for p in policies], rotation=30, ha="right")
+        bx.grid(axis="x", visible=False)
+        bx.set_title(label)
+        bx.set_ylim(bottom=0)
+    # worst ρ spans 1 to tens: a log axis from 0.5, ρ = 1 dashed
+    wx.set_yscale("log")
+    tallest = max([fig8_summary(r)["worst_rho"] for _, r in rhos.values()]
+                  + [v.get("worst_rho", 1.0) for v in stated.values()])
+    wx.set_ylim(0.5, 2.0 * tallest)
+    wx.axhline(1.0, color="0.4", lw=0.8, ls="--")
+    wx.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: st.number(v)))
+    wx.yaxis.set_minor_formatter(ticker.NullFormatter())
+    wx.legend(frameon=False, fontsize=7)
+    fig.tight_layout()
+    return fig, pd.DataFrame(data)
+
+
 def rate_of(folder):
     return float(folder.split("_")[1]) if folder.startswith("rate_") else np.nan
 
@@ -322,7 +424,8 @@ DEFAULT_NUMBERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                "paper_numbers.toml")
 
 
-def draw_all(table3, arrival_rate, policy_runtime, out, numbers=DEFAULT_NUMBERS, table4=None):
+def draw_all(table3, arrival_rate, policy_runtime, out, numbers=DEFAULT_NUMBERS, table4=None,
+             fig8=None):
     """Draws the figures whose results file is given (None: skipped); returns their names."""
     st.apply_style()
     written = []
@@ -350,6 +453,13 @@ def draw_all(table3, arrival_rate, policy_runtime, out, numbers=DEFAULT_NUMBERS,
             st.check_texts(fig)
             st.save(fig, data, out, "sia_table4")
             written.append("sia_table4")
+    if fig8:
+        rhos = fig8_rhos(fig8)
+        if rhos:
+            fig, data = fig8_figure(rhos, paper_fig8(numbers))
+            st.check_texts(fig)
+            st.save(fig, data, out, "sia_fig8")
+            written.append("sia_fig8")
     return written
 
 
@@ -359,11 +469,12 @@ def main():
     parser.add_argument("--arrival-rate")
     parser.add_argument("--policy-runtime")
     parser.add_argument("--table4")
+    parser.add_argument("--fig8")
     parser.add_argument("--paper-numbers", default=DEFAULT_NUMBERS)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     names = draw_all(args.table3, args.arrival_rate, args.policy_runtime, args.out,
-                     args.paper_numbers, args.table4)
+                     args.paper_numbers, args.table4, args.fig8)
     print(f"{args.out}: {', '.join(names) or 'no figure (no results file given)'}")
 
 

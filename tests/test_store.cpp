@@ -413,11 +413,12 @@ TEST(ResultsFileTest, EveryNumericColumnHasUnits) {
   TaskRecord record = SyntheticRecord();
   WriteShard(file.path(), record, Provenance{});
   auto summary = ReadColumnUnits(file.path(), "/summary");
-  EXPECT_EQ(summary.size(), 28u);  // 35 columns, 7 of them strings
+  EXPECT_EQ(summary.size(), 29u);  // 36 columns, 7 of them strings
   EXPECT_EQ(summary["makespan_s"], "s");
   EXPECT_EQ(summary["mean_contention"], "count");
   EXPECT_EQ(summary["max_contention"], "count");
   EXPECT_EQ(summary["gpu_hours_per_job"], "GPU-h");
+  EXPECT_EQ(summary["unfair_fraction_type_weighted"], "1");
   EXPECT_EQ(summary["utilization"], "1");
   EXPECT_EQ(summary["num_gpus"], "gpus");
   EXPECT_EQ(summary.count("policy"), 0u);

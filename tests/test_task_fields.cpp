@@ -73,7 +73,7 @@ TaskConfig EveryFieldSet() {
                      IdleRoundStart::kArrival,
                      Cluster::Parse("v100=8,k80=8")};
   task.interval = {WrittenNumber{2, true}, WrittenNumber{90.5, false}, WrittenNumber{20, true},
-                   WrittenNumber{0.5, false}};
+                   WrittenNumber{0.5, false}, IsolatedFtf::kPaper};
   task.policy_options = {{"p", -2.0}};
   task.production = ProductionSource{};
   return task;

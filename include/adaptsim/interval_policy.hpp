@@ -9,7 +9,9 @@
 // throughput model from it). The engine never asks which policy it runs.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +55,10 @@ struct IntervalJobView {
   int epoch = 0;                        ///< completed epochs
   double progress = 0.0;                ///< scale-invariant iterations done
   std::vector<int> allocation;          ///< current node id per replica (empty = none)
+  /// Most GPUs the job may hold, 0 = no cap of the engine's: the job's fair share in an isolated
+  /// run for Sia's finish-time fairness (docs/sia.md §12; `S:sia-simulator/ftf_simulator.py:
+  /// 349-350`). The engine refuses a larger allocation.
+  int max_replicas = 0;
 };
 
 /// What the policy may see at a decision point. `jobs` are submitted and incomplete, workload
@@ -119,8 +125,17 @@ class IntervalPolicy {
   /// seconds instead of every `interval_s` (IntervalClusterView::interval_s says which). nullopt:
   /// the engine's interval.
   virtual std::optional<double> RoundDurationS() const { return std::nullopt; }
+  /// Whether every job runs on exactly its workload's num_replicas GPUs or none (TunedJobs,
+  /// docs/sia.md §8): its isolated run for Sia's ρ is then on those GPUs, slowed by K/v when its
+  /// fair share v is smaller (`S:sia-simulator/ftf_simulator.py:542-544, 621-630`), instead of on
+  /// its fair share (docs/sia.md §12).
+  virtual bool FixedReplicas() const { return false; }
   /// Policy statistics for the results file (name -> value).
   virtual std::map<std::string, double> Statistics() const { return {}; }
 };
+
+/// Builds a fresh instance of a task's policy with the task's options (the isolated runs of Sia's
+/// finish-time fairness, adaptsim/isolated_times.hpp, run one per simulation).
+using IntervalPolicyFactory = std::function<std::unique_ptr<IntervalPolicy>()>;
 
 }  // namespace adaptsim

@@ -21,12 +21,15 @@
 // JCT = completion − submission. Not thread-safe; one simulation per thread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "adaptsim/config_field.hpp"
@@ -38,6 +41,22 @@
 #include "adaptsim/simulation.hpp"
 
 namespace adaptsim {
+
+/// Sia's finish-time fairness ρ on the interval engine (docs/sia.md §12): whether every job is
+/// also run alone on each GPU type with its fair share after the run (Sia SOSP'23 §3 Eq. 3;
+/// `S:sia-simulator/ftf_simulator.py:433-570`), and how the types' isolated times T_g combine.
+enum class IsolatedFtf {
+  kOff,       ///< no isolated runs: ftf_rho_type_weighted is the static ftf_rho
+  kPaper,     ///< Eq. 3: ρ_j = Σ_g (N_g / N) · JCT_j / T_g
+  kArtifact,  ///< the artifact's code: ρ_j = JCT_j / (Σ_g N_g T_g / Σ_g N_g) (:559-570)
+};
+
+/// The stored names of IsolatedFtf (a ChoiceEnum, adaptsim/config_field.hpp).
+constexpr std::array<std::pair<IsolatedFtf, std::string_view>, 3> EnumChoices(IsolatedFtf) {
+  return {{{IsolatedFtf::kOff, "off"},
+           {IsolatedFtf::kPaper, "paper"},
+           {IsolatedFtf::kArtifact, "artifact"}}};
+}
 
 /// Knobs; defaults are the artifact's command-line defaults (simulator.py:431-463). Declared
 /// field by field (all but num_nodes, which a task derives from its GPUs) in
@@ -64,6 +83,13 @@ struct IntervalSimulationOptions {
   /// `reallocate` restarts only on a changed placement tuple (`S:sia-simulator/job.py:524-542`;
   /// docs/sia.md §5), so such a move is free.
   bool restart_on_node_move = true;
+  /// Sia's ρ from isolated runs (IsolatedFtf; run by IntervalSimulation, which can make fresh
+  /// policies; SimulateIntervals ignores it). Off by default: the isolated runs cost a multiple of
+  /// the run itself (docs/performance.md, "Isolated runs").
+  IsolatedFtf isolated_ftf = IsolatedFtf::kOff;
+  /// Most GPUs any job may hold, 0 = none (IntervalJobView::max_replicas): the fair share of the
+  /// one job of an isolated run. Not a task option.
+  int max_replicas_per_job = 0;
 
   /// The groups the engine runs: node_groups, or the one group of num_nodes × gpus_per_node.
   std::vector<IntervalNodeGroup> Groups() const;
@@ -83,6 +109,7 @@ struct IntervalOptions {
   std::optional<WrittenNumber> interval_s;
   std::optional<WrittenNumber> restart_delay_s;
   std::optional<WrittenNumber> interference_slowdown;
+  std::optional<IsolatedFtf> isolated_ftf;
   /// The engine's options for a cluster of `num_gpus` GPUs whose input has nodes of
   /// `input_gpus_per_node` GPUs: the set values over the engine's defaults. Throws InputError
   /// ("task", 0, "num_gpus", ...) when num_gpus is not a multiple of the node size, and as
@@ -139,13 +166,21 @@ void VisitIntervalOptionsFields(O& options, V&& visit) {
                              .range = Within(0, 1, /*max_open=*/true),
                              .default_number = kDefaults.interference_slowdown}),
         options.interference_slowdown);
+  visit(IntervalEngineField({.key = "isolated_ftf",
+                             .unit = "",
+                             .doc = "Sia's finish-time fairness (ftf_rho_type_weighted): \"off\", "
+                                    "or run each job alone on every GPU type with its fair share "
+                                    "and weigh rho by the types' GPUs (\"paper\", Eq. 3) or the "
+                                    "isolated times (\"artifact\"); docs/sia.md §12",
+                             .default_doc = "\"off\""}),
+        options.isolated_ftf);
 }
 
 /// Runs `workload` to completion. Per-job results are in workload order (JobResult::id = index;
 /// workload and IntervalJobExtras::application = application; initial_batch_size /
 /// requested_gpus = the CSV's batch_size / num_replicas; final_batch_size = last total batch;
 /// exclusive_time_s = the job alone on its CSV configuration, used for ρ); one RoundResult per
-/// interval (worker id = node · gpus_per_node + slot).
+/// interval (worker id = node · gpus_per_node + slot); SimulationResult::mean_contention_by_job.
 /// Throws InputError for unknown applications or profile look-ups outside the data.
 /// `budget.max_rounds` counts intervals.
 SimulationResult SimulateIntervals(const PolluxWorkload& workload, PolluxApplications& apps,
@@ -179,7 +214,15 @@ class IntervalSimulation final : public Simulation {
   IntervalSimulation(PolluxWorkload workload, std::unique_ptr<GpuTypeApplications> apps,
                      std::unique_ptr<IntervalPolicy> policy,
                      const IntervalSimulationOptions& options, const RunBudget& budget = {});
+  /// Runs the workload; with options.isolated_ftf on, then each job alone on every GPU type with
+  /// its fair share (IsolatedTimes, adaptsim/isolated_times.hpp) into SimulationResult::isolated,
+  /// with policy statistics `isolated_runs` (simulations run) and `isolated_wall_time_s`. Throws
+  /// InputError(field "isolated_ftf") when isolated_ftf is on and no policy factory was set.
   SimulationResult Run(const RoundObserver& observer) override;
+  /// The factory of fresh policies like the one run, which the isolated runs need.
+  void SetPolicyFactory(IntervalPolicyFactory make_policy) {
+    make_policy_ = std::move(make_policy);
+  }
 
  private:
   PolluxWorkload workload_;
@@ -188,6 +231,7 @@ class IntervalSimulation final : public Simulation {
   std::unique_ptr<IntervalPolicy> policy_;
   IntervalSimulationOptions options_;
   RunBudget budget_;
+  IntervalPolicyFactory make_policy_;
 };
 
 /// Seconds job `spec` needs alone on its CSV configuration (num_replicas packed gpus_per_node per

@@ -34,6 +34,17 @@ double TypeWeightedFtfRho(double jct_s, const std::vector<double>& exclusive_tim
                           const std::vector<GpuTypeResult>& gpu_types, int num_trace_jobs,
                           int num_gpus);
 
+/// Sia's type-weighted ρ from isolated times (docs/sia.md §12): with T_g =
+/// `isolated_time_by_type_s[g]` (the job alone on type g with its fair share, so no contention
+/// factor) and N_g = `type_gpus[g]`, over the types with T_g > 0 (the weights renormalised over
+/// them, as the artifact drops a type whose T is 0, `S:sia-simulator/ftf_simulator.py:565-567`):
+/// the paper's Eq. 3 (SOSP'23 §3), ρ_j = Σ_g N_g · JCT_j / T_g / Σ_g N_g, or, with
+/// `combine_times`, the artifact's code, ρ_j = JCT_j / (Σ_g N_g T_g / Σ_g N_g) (:559-570). On one
+/// type both are JCT_j / T. Not rounded (the artifact's print_run_stats.py:230-236 is not).
+/// 0 when no type has T_g > 0. Throws std::invalid_argument when the two lists differ in length.
+double IsolatedFtfRho(double jct_s, const std::vector<double>& isolated_time_by_type_s,
+                      const std::vector<int>& type_gpus, bool combine_times);
+
 /// The ρ metrics of `rhos` (every departed job's static ρ) into `summary`: worst_ftf_rho = max ρ
 /// (kept when larger already), mean_ftf_rho, and unfair_fraction_1_05 / _1_10 = the share of
 /// jobs with ρ > 1.05 / 1.1 (`scheduler/reproduce/aggregate_result.py:24, 41-47`, docs/mechanism.md

@@ -117,6 +117,9 @@ struct SummaryMetrics {
   int num_failed_jobs = 0;
   double mean_ftf_rho_type_weighted = 0.0;   ///< mean of JobResult::ftf_rho_type_weighted
   double worst_ftf_rho_type_weighted = 0.0;  ///< max of JobResult::ftf_rho_type_weighted
+  /// Share of the departed jobs with ftf_rho_type_weighted > 1 among those with a ρ > 0: Sia's
+  /// unfair fraction (SOSP'23 Fig. 8; `S:sia-simulator/utils/print_run_stats.py:254`).
+  double unfair_fraction_type_weighted = 0.0;
   /// Contention: the mean and the largest, over the rounds, of RoundResult::active_jobs (jobs
   /// submitted and not finished, running or queued; every round, including those with no active
   /// job). Sia's Table 3 "mean (max) contention" (SOSP'23 §5.2; siasosp23/artifacts@aaf7a0d:
@@ -135,6 +138,17 @@ struct SummaryMetrics {
 struct JobStay {
   int admitted_round = 0;
   int departed_round = 0;  ///< rounds scheduled before the job left (or before the run stopped)
+};
+
+/// Sia's isolated times for the type-weighted ρ (docs/sia.md §12): per job, T_g, the time the job
+/// takes alone on GPU type g with its fair share of the cluster (IsolatedTimes,
+/// adaptsim/isolated_times.hpp).
+struct IsolatedTimeTable {
+  std::vector<int> type_gpus;               ///< N_g per GPU type (node group), cluster order
+  std::vector<std::vector<double>> time_s;  ///< [job][type] T_g, s; 0 = the job cannot run there
+  /// The artifact's combination, JCT / (Σ N_g T_g / Σ N_g) (`S:sia-simulator/ftf_simulator.py:
+  /// 559-570`); false: the paper's Eq. 3, Σ_g (N_g / N) JCT / T_g.
+  bool combine_times = false;
 };
 
 /// One simulation's output: the facts an engine records. `jobs[*].ftf_rho`, `ftf_rho_themis` and
@@ -160,6 +174,13 @@ struct SimulationResult {
   /// ComputeMetrics for the type-weighted ρ, neither stored nor sent. Empty: one type, whose
   /// T_excl is JobResult::exclusive_time_s (interval engine).
   std::vector<std::vector<double>> exclusive_time_by_type_s;
+  /// Interval engine: per job (workload order), Sia's n_avg, the mean number of active jobs at the
+  /// decisions at which the job was active (`S:sia-simulator/cluster.py:181-182`); 0 when it was
+  /// active at none. Its fair share is N / n_avg GPUs (isolated runs); neither stored nor sent.
+  std::vector<double> mean_contention_by_job;
+  /// Interval engine with the task's isolated_ftf on: the isolated times (docs/sia.md §12); an
+  /// input of ComputeMetrics for the type-weighted ρ, neither stored nor sent. Empty otherwise.
+  IsolatedTimeTable isolated;
   /// Per GPU type of the cluster (worker-id order): the engine sets gpu_type and gpus, and the
   /// type's workers are the next `gpus` entries of gpu_busy_time_s; ComputeMetrics the rest.
   /// Empty for an engine without named GPU types (interval engine).

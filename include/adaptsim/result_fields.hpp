@@ -37,6 +37,7 @@ void VisitMetricFields(M& m, V&& visit) {
   visit("unfair_fraction_1_10", "1", m.unfair_fraction_1_10);
   visit("mean_ftf_rho_type_weighted", "1", m.mean_ftf_rho_type_weighted);
   visit("worst_ftf_rho_type_weighted", "1", m.worst_ftf_rho_type_weighted);
+  visit("unfair_fraction_type_weighted", "1", m.unfair_fraction_type_weighted);
   visit("utilization", "1", m.utilization);
   visit("lease_extension_percent", "percent", m.lease_extension_percent);
   visit("restarts_per_job", "1", m.restarts_per_job);

@@ -22,7 +22,7 @@
 namespace adaptsim {
 
 /// Version of the layout in docs/results-format.md, stored as /meta@schema_version.
-inline constexpr int kResultsSchemaVersion = 5;
+inline constexpr int kResultsSchemaVersion = 6;
 /// The oldest version ReadTask (and so MergeResults) still reads (docs/results-format.md lists
 /// what changed).
 inline constexpr int kOldestReadableSchemaVersion = 2;

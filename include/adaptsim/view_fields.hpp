@@ -182,6 +182,8 @@ void VisitViewFields(std::type_identity<IntervalJobView>, V&& visit) {
   visit("age_s", "s", "now - submission time", [](T j) { return j.age_s; });
   visit("epoch", "count", "completed epochs", [](T j) { return j.epoch; });
   visit("progress", "steps", "scale-invariant iterations done", [](T j) { return j.progress; });
+  visit("max_replicas", "gpus", "most GPUs the job may hold, 0 = no cap (isolated runs for rho)",
+        [](T j) { return j.max_replicas; });
 }
 
 template <typename V>

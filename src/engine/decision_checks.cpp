@@ -128,6 +128,20 @@ void CheckRoundPlan(const RoundPlan& plan, const ClusterState& state) {
   }
 }
 
+void CheckReplicaCap(const IntervalDecision& decision, const IntervalClusterView& cluster,
+                     int max_replicas) {
+  if (max_replicas <= 0) return;
+  for (const auto& [id, nodes] : decision.allocations) {
+    if (static_cast<int>(nodes.size()) > max_replicas) {
+      throw PolicyError("", "optimize",
+                        "optimize gave job " + std::to_string(id) + " " +
+                            std::to_string(nodes.size()) + " GPUs at t=" + Number(cluster.now_s) +
+                            " s; it may hold at most " + std::to_string(max_replicas) +
+                            " (IntervalJobView::max_replicas)");
+    }
+  }
+}
+
 void CheckIntervalDecision(const IntervalDecision& decision, const IntervalClusterView& cluster) {
   const char* method = "optimize";
   const std::string when = " at t=" + Number(cluster.now_s) + " s";

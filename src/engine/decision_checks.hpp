@@ -22,6 +22,11 @@ void CheckRoundPlan(const RoundPlan& plan, const ClusterState& state);
 /// `cluster` and its node ids are in [0, num_nodes) with at most gpus_per_node replicas per node.
 void CheckIntervalDecision(const IntervalDecision& decision, const IntervalClusterView& cluster);
 
+/// Throws PolicyError(method "optimize") when `max_replicas` > 0 and a job of `decision` holds
+/// more GPUs (the fair share of an isolated run, IntervalJobView::max_replicas).
+void CheckReplicaCap(const IntervalDecision& decision, const IntervalClusterView& cluster,
+                     int max_replicas);
+
 /// Throws PolicyError(method "choose_batch") unless batch.atomic_bsz >= 1 and
 /// batch.accum_steps >= 0.
 void CheckBatchConfig(const BatchConfig& batch, const IntervalJobView& job,

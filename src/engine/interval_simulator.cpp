@@ -11,6 +11,7 @@
 #include <set>
 
 #include "adaptsim/error.hpp"
+#include "adaptsim/isolated_times.hpp"
 #include "adaptsim/pollux_goodput.hpp"
 #include "decision_checks.hpp"
 
@@ -19,6 +20,9 @@ namespace adaptsim {
 void IntervalSimulationOptions::Validate() const {
   const std::string context = "interval_simulation";
   if (num_nodes < 1) throw InputError(context, 0, "num_nodes", "must be >= 1");
+  if (max_replicas_per_job < 0) {
+    throw InputError(context, 0, "max_replicas_per_job", "must be >= 0 (0 = no cap)");
+  }
   VisitIntervalOptionsFields(*this, [&](const ConfigField& field, const auto& value) {
     CheckFieldRange(field, value, context);
   });
@@ -72,6 +76,7 @@ void SetGiven(const IntervalOptions& given, IntervalSimulationOptions& options) 
   set(given.interval_s, options.interval_s);
   set(given.restart_delay_s, options.restart_delay_s);
   set(given.interference_slowdown, options.interference_slowdown);
+  if (given.isolated_ftf) options.isolated_ftf = *given.isolated_ftf;
 }
 
 }  // namespace
@@ -152,6 +157,8 @@ struct JobState {
   int num_restarts = -1;  // -1: never allocated
   double time_s = 0.0;
   int last_batch_size = 0;
+  double contention_sum = 0.0;  // Σ active jobs over the decisions at which the job was active
+  int contention_count = 0;
 };
 
 class IntervalEngine {
@@ -242,6 +249,7 @@ IntervalJobView IntervalEngine::View(const JobState& job) const {
   view.epoch = job.epoch;
   view.progress = job.progress;
   view.allocation = job.allocation;
+  view.max_replicas = options_.max_replicas_per_job;
   return view;
 }
 
@@ -368,10 +376,16 @@ void IntervalEngine::Decide() {
     cluster.jobs.push_back(View(job));
   }
   if (cluster.jobs.empty()) return;
+  // Sia's n_avg (`S:sia-simulator/cluster.py:181-182`): the active jobs at each decision.
+  for (const IntervalJobView& view : cluster.jobs) {
+    jobs_[view.index].contention_sum += static_cast<double>(cluster.jobs.size());
+    jobs_[view.index].contention_count += 1;
+  }
   const double cpu_start_s = ThreadCpuSeconds();
   const IntervalDecision decision = policy_.Optimize(cluster);
   result_.optimize_cpu_time_s.push_back(ThreadCpuSeconds() - cpu_start_s);
   CheckIntervalDecision(decision, cluster);  // an allocation the engine cannot honour
+  CheckReplicaCap(decision, cluster, options_.max_replicas_per_job);
   for (JobState& job : jobs_) {
     auto it = decision.allocations.find(job.index);
     const std::vector<int> empty;
@@ -471,6 +485,8 @@ void IntervalEngine::Finish() {
       out.outcome = JobOutcome::kCompleted;
     }
     result_.jobs.push_back(out);
+    result_.mean_contention_by_job.push_back(
+        job.contention_count > 0 ? job.contention_sum / job.contention_count : 0.0);
   }
   result_.end_time_s = now_s_;
 }
@@ -558,14 +574,36 @@ IntervalSimulation::IntervalSimulation(PolluxWorkload workload,
       budget_(budget) {}
 
 SimulationResult IntervalSimulation::Run(const RoundObserver& observer) {
-  if (!typed_apps_) {
-    return SimulateIntervals(workload_, *apps_, *policy_, options_, observer, budget_);
-  }
   const IntervalProfileLookup profiles =
       [&](const PolluxJobSpec& spec, const IntervalNodeGroup& group) -> const PolluxApplication& {
+    if (!typed_apps_) return apps_->Get(spec.application, workload_.path, spec.line);
     return typed_apps_->Get(spec.application, group.gpu_type, workload_.path, spec.line);
   };
-  return SimulateIntervals(workload_, profiles, *policy_, options_, observer, budget_);
+  if (options_.isolated_ftf != IsolatedFtf::kOff && !make_policy_) {
+    throw InputError("interval_simulation", 0, "isolated_ftf",
+                     "the isolated runs need a factory of the policy (SetPolicyFactory)");
+  }
+  SimulationResult result =
+      SimulateIntervals(workload_, profiles, *policy_, options_, observer, budget_);
+  if (options_.isolated_ftf == IsolatedFtf::kOff || result.status != TaskStatus::kOk) {
+    return result;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  IsolatedRunReport report = IsolatedTimes(workload_, profiles, make_policy_, options_,
+                                           result.mean_contention_by_job, budget_);
+  for (const IntervalNodeGroup& group : options_.Groups()) {
+    result.isolated.type_gpus.push_back(group.num_nodes * group.gpus_per_node);
+  }
+  result.isolated.time_s = std::move(report.time_s);
+  result.isolated.combine_times = options_.isolated_ftf == IsolatedFtf::kArtifact;
+  result.policy_statistics["isolated_runs"] = report.runs;
+  result.policy_statistics["isolated_wall_time_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (report.status != TaskStatus::kOk) {
+    result.status = report.status;
+    result.message = report.message;
+  }
+  return result;
 }
 
 }  // namespace adaptsim

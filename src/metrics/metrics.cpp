@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace adaptsim {
 
@@ -42,6 +43,23 @@ double TypeWeightedFtfRho(double jct_s, const std::vector<double>& exclusive_tim
     weight += gpu_types[g].gpus;
   }
   return weight > 0 ? PythonRound(weighted / weight, 5) : 0.0;
+}
+
+double IsolatedFtfRho(double jct_s, const std::vector<double>& isolated_time_by_type_s,
+                      const std::vector<int>& type_gpus, bool combine_times) {
+  if (isolated_time_by_type_s.size() != type_gpus.size()) {
+    throw std::invalid_argument("IsolatedFtfRho: one isolated time per GPU type");
+  }
+  double weighted = 0.0;  // Σ N_g ρ_g (Eq. 3) or Σ N_g T_g (the artifact)
+  double weight = 0.0;
+  for (std::size_t g = 0; g < type_gpus.size(); ++g) {
+    const double time_s = isolated_time_by_type_s[g];
+    if (!(time_s > 0.0)) continue;  // the job cannot run alone on type g
+    weighted += type_gpus[g] * (combine_times ? time_s : jct_s / time_s);
+    weight += type_gpus[g];
+  }
+  if (!(weight > 0.0)) return 0.0;
+  return combine_times ? jct_s / (weighted / weight) : weighted / weight;
 }
 
 double Percentile(std::vector<double> values, double q) {
@@ -151,6 +169,9 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
   metrics.ftf_rho_type_weighted.assign(result.jobs.size(), 0.0);
   const bool has_type_times =
       result.exclusive_time_by_type_s.size() == result.jobs.size() && !result.gpu_types.empty();
+  const IsolatedTimeTable& isolated = result.isolated;
+  const bool has_isolated_times =
+      isolated.time_s.size() == result.jobs.size() && !result.jobs.empty();
   std::vector<double> jcts, rhos, weighted_rhos;
   int restarts = 0;
   bool all_left = true;
@@ -169,10 +190,14 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
                                                result.round_stays[j], result.rounds, num_gpus);
     }
     // Without per-type exclusive times the run had one type, whose ρ is the static ρ.
+    // With isolated times (interval engine, docs/sia.md §12) Sia's ρ; with per-type exclusive
+    // times (round engine) the static ρ per type, weighted.
     metrics.ftf_rho_type_weighted[j] =
-        has_type_times ? TypeWeightedFtfRho(job.jct_s, result.exclusive_time_by_type_s[j],
-                                            result.gpu_types, num_trace_jobs, num_gpus)
-                       : metrics.ftf_rho[j];
+        has_isolated_times ? IsolatedFtfRho(job.jct_s, isolated.time_s[j], isolated.type_gpus,
+                                            isolated.combine_times)
+        : has_type_times   ? TypeWeightedFtfRho(job.jct_s, result.exclusive_time_by_type_s[j],
+                                                result.gpu_types, num_trace_jobs, num_gpus)
+                           : metrics.ftf_rho[j];
     jcts.push_back(job.jct_s);
     rhos.push_back(metrics.ftf_rho[j]);
     weighted_rhos.push_back(metrics.ftf_rho_type_weighted[j]);
@@ -190,11 +215,16 @@ RunMetrics DeriveMetrics(const SimulationResult& result, int num_gpus) {
   FillFairnessMetrics(rhos, summary);
   if (!weighted_rhos.empty()) {
     double sum = 0.0;
+    int unfair = 0, positive = 0;
     for (double rho : weighted_rhos) {
       sum += rho;
       summary.worst_ftf_rho_type_weighted = std::max(summary.worst_ftf_rho_type_weighted, rho);
+      unfair += rho > 1.0;
+      positive += rho > 0.0;
     }
     summary.mean_ftf_rho_type_weighted = sum / static_cast<double>(weighted_rhos.size());
+    summary.unfair_fraction_type_weighted =
+        positive > 0 ? static_cast<double>(unfair) / positive : 0.0;
   }
   // Utilization: mean over GPUs of round(busy / makespan, 5) (`scheduler.py:3037-3058`).
   double utilization_sum = 0.0;

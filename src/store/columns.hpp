@@ -31,6 +31,7 @@ inline int AddedInVersion(std::string_view column) {
   if (column == "mean_contention" || column == "max_contention" || column == "gpu_hours_per_job") {
     return 5;
   }
+  if (column == "unfair_fraction_type_weighted") return 6;
   return 0;
 }
 

@@ -27,6 +27,14 @@ std::unique_ptr<IntervalPolicy> MakeIntervalPolicy(const TaskConfig& task) {
   return std::move(*interval);
 }
 
+/// The interval simulation of `task` with the factory of fresh policies its isolated runs need
+/// (IntervalSimulation::SetPolicyFactory; docs/sia.md §12).
+std::unique_ptr<IntervalSimulation> WithPolicyFactory(
+    std::unique_ptr<IntervalSimulation> simulation, const TaskConfig& task) {
+  simulation->SetPolicyFactory([task] { return MakeIntervalPolicy(task); });
+  return simulation;
+}
+
 /// A Pollux-format workload on a cluster of node groups (docs/sia.md §5): the task's cluster
 /// names GPU types and nodes of each ("aws=6,rtx=3,dgx-ext=2"), GPUs per node from the Sia
 /// artifact's node sizes; the profile folder holds placements-<type>.csv per application; the
@@ -51,8 +59,10 @@ std::unique_ptr<Simulation> MakeNodeGroupSimulation(const TaskConfig& task,
   std::vector<std::string> types;
   for (const IntervalNodeGroup& group : options.node_groups) types.push_back(group.gpu_type);
   CheckWorkloadAgainstGpuTypes(workload, *apps, types);
-  return std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
-                                              MakeIntervalPolicy(task), options, budget);
+  return WithPolicyFactory(
+      std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
+                                           MakeIntervalPolicy(task), options, budget),
+      task);
 }
 
 /// A Pollux workload CSV and its profile folder.
@@ -66,8 +76,10 @@ std::unique_ptr<Simulation> MakePolluxWorkloadSimulation(const TaskConfig& task,
   PolluxWorkload workload = task.production ? BuildTaskPolluxWorkload(task, *apps, statistics)
                                             : ReadPolluxWorkload(task.trace_path);
   CheckWorkloadAgainstProfiles(workload, *apps);
-  auto simulation = std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
-                                                         MakeIntervalPolicy(task), options, budget);
+  auto simulation = WithPolicyFactory(
+      std::make_unique<IntervalSimulation>(std::move(workload), std::move(apps),
+                                           MakeIntervalPolicy(task), options, budget),
+      task);
   if (statistics.empty()) return simulation;
   return WithInputStatistics(std::move(simulation), std::move(statistics));
 }
@@ -92,8 +104,10 @@ class PolluxTraceSimulation final : public Simulation {
     }
     PolluxTraceInputs inputs = BuildPolluxTraceInputs(trace_, catalogue, *apps, table.get());
     exclusive_time_s_ = std::move(inputs.exclusive_time_s);
-    engine_ = std::make_unique<IntervalSimulation>(std::move(inputs.workload), std::move(apps),
-                                                   MakeIntervalPolicy(task), options, budget);
+    engine_ = WithPolicyFactory(
+        std::make_unique<IntervalSimulation>(std::move(inputs.workload), std::move(apps),
+                                             MakeIntervalPolicy(task), options, budget),
+        task);
   }
 
   SimulationResult Run(const RoundObserver& observer) override {

@@ -70,6 +70,7 @@ def tasks(name, statuses=("ok",)):
                 continue
             jobs = task["jobs"]
             r["rho"] = jobs["ftf_rho"][:]
+            r["rho_eq3"] = jobs["ftf_rho_type_weighted"][:]
             done = jobs["outcome"].asstr()[:] == "completed"
             r["jct"] = jobs["jct_s"][:][done]
             r["makespan_from_first_submission_s"] = (
@@ -128,6 +129,10 @@ for r in report:
                                  / mean_of([t for t in rows if t["workload"] == w], n["against"],
                                            n["metric"]) for p in n["policies"]])
                         for w in {t["workload"] for t in rows})
+        elif n["kind"] == "ratio_pooled_max":  # worst over the workloads, policy / against
+            def largest(p):
+                return max([t[n["metric"]] for t in rows if t["policy"] == p] or [math.nan])
+            value = np.mean([largest(p) / largest(n["against"]) for p in n["policies"]])
         elif n["kind"] == "reduction":
             value = 1 - mean_of(rows, n["policy"], "mean_jct_s") / mean_of(rows, n["against"],
                                                                           "mean_jct_s")
@@ -384,11 +389,26 @@ if paper == "sia":
         assert f"| {families[family]} | {sia_name[policy]} |" in md, (family, policy)
     # Table 4 (64 T4): each bar the tasks' mean (p99 pooled), each mark the paper's [[reported]]
     # value; the report's section lists the paper's rows, a policy without tasks "not run".
+    def reported(sweep):
+        """The paper's [[reported]] rows of `sweep` by policy."""
+        return {r["policy"]: r for r in tomllib.load(open(os.path.join(
+            src, "experiments", "paper_numbers.toml"), "rb"))["reported"]
+            if r.get("sweep") == sweep}
+
+    def check_paper_rows(stated, ran_tasks, first_value):
+        """The report's section has a row per policy of the paper, "| name | tasks | ", whose
+        first cell is "<paper value> / not run" exactly when the policy has no task."""
+        ran = {t["policy"] for t in ran_tasks}
+        for policy, r in stated.items():
+            shown = r.get("paper_name", sia_name.get(policy))
+            row = f"| {shown} | {sum(t['policy'] == policy for t in ran_tasks)} | "
+            assert row in md, (policy, row)
+            assert (f"{r[first_value]:.1f} / not run" in md.split(row)[1].split("\n")[0]) == (
+                policy not in ran), policy
+
     table4 = tasks("sia_table4")
     assert table4 and {t["cluster"] for t in table4} == {"aws=16"}, "no 64-T4 tasks"
-    stated = {r["policy"]: r for r in tomllib.load(open(os.path.join(
-        src, "experiments", "paper_numbers.toml"), "rb"))["reported"]
-        if r.get("sweep") == "sia_table4"}
+    stated = reported("sia_table4")
     keys = {"mean_jct_s": "avg_jct_h", "p99_jct_pooled_s": "p99_jct_h",
             "makespan_from_first_submission_s": "makespan_h",
             "gpu_hours_per_job": "gpu_hours_per_job"}
@@ -401,13 +421,28 @@ if paper == "sia":
                "table 4")
         expect(r["paper"], stated[registry[r["policy"]]][keys[r["metric"]]], "table 4 paper")
     assert "## Table 4 (homogeneous 64-T4 cluster, Philly)" in md, "no Table 4 section"
-    ran = {t["policy"] for t in table4}
-    for policy, r in stated.items():
-        shown = r.get("paper_name", sia_name.get(policy))
-        row = f"| {shown} | {sum(t['policy'] == policy for t in table4)} | "
-        assert row in md, (policy, row)
-        assert (f"{r['avg_jct_h']:.1f} / not run" in md.split(row)[1].split("\n")[0]) == (
-            policy not in ran), policy
+    check_paper_rows(stated, table4, "avg_jct_h")
+    # Fig. 8 (mixed cluster, Helios): per policy the worst Eq. 3 rho and the unfair fraction of
+    # every completed job of its tasks, pooled; the paper's [[reported]] value beside it; the
+    # report's section lists the paper's rows, a policy without tasks "not run".
+    fig8 = tasks("sia_fig8")
+    assert fig8 and {t["cluster"] for t in fig8} == {"aws=6,dgx-ext=2,rtx=3"}, "no Fig. 8 tasks"
+    for t in fig8:
+        assert t["statistic.isolated_runs"] > 0, t["policy"]
+    stated8 = reported("sia_fig8")
+    plotted8 = figure_rows("sia_fig8")
+    assert {registry[r["policy"]] for r in plotted8} == {t["policy"] for t in fig8}, plotted8
+    for r in plotted8:
+        policy = registry[r["policy"]]
+        rho = np.concatenate([t["rho_eq3"][t["rho_eq3"] != 0] for t in fig8
+                              if t["policy"] == policy])
+        expect(r["worst_rho"], float(rho.max()), "fig 8 worst rho")
+        expect(r["unfair_fraction"], float((rho > 1).sum() / (rho > 0).sum()), "fig 8 unfair")
+        expect(r["worst_rho"], max(t["worst_ftf_rho_type_weighted"] for t in fig8
+                                   if t["policy"] == policy), "fig 8 worst rho (summary)")
+        expect(r["paper_worst_rho"], stated8[policy]["worst_rho"], "fig 8 paper")
+    assert "## Fig. 8 (finish-time fairness" in md, "no Fig. 8 section"
+    check_paper_rows(stated8, fig8, "worst_rho")
     rate = tasks("sia_arrival_rate")
     for r in figure_rows("sia_arrival_rate"):
         if r["panel"] != "mean_jct_h":

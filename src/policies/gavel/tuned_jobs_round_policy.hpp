@@ -21,6 +21,8 @@ class TunedJobsRoundPolicy : public IntervalPolicy {
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) final;
   bool SupportsGpuTypes() const final { return true; }
   std::optional<double> RoundDurationS() const final { return round_s_; }
+  /// Every job runs on its workload num_replicas (TunedJobs).
+  bool FixedReplicas() const final { return true; }
 
  protected:
   /// `round_s` > 0, the policy's round length (validated by the derived policy's options).

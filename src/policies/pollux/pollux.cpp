@@ -94,8 +94,10 @@ int PolluxPolicy::MaxReplicas(const IntervalJobView& job, int total_gpus) const 
   auto it = agents_.find(job.index);
   const int profiled = it == agents_.end() ? 0 : it->second.max_profiled_replicas;
   const int own_cap = app.max_replicas() > 0 ? app.max_replicas() : total_gpus;  // 0 = none
-  return std::min(
-      {std::max(2 * profiled, 1), total_gpus, own_cap, app.max_batch_size() / app.min_local_bsz()});
+  // The engine's cap (an isolated run's fair share, `S:sia-simulator/ftf_simulator.py:261-264`).
+  const int engine_cap = job.max_replicas > 0 ? job.max_replicas : total_gpus;
+  return std::min({std::max(2 * profiled, 1), total_gpus, own_cap, engine_cap,
+                   app.max_batch_size() / app.min_local_bsz()});
 }
 
 // _adapt_prev_states (pollux.py:60-86): rows of surviving jobs are matched by POSITION in the old

@@ -19,6 +19,8 @@ class TiresiasPolicy : public IntervalPolicy {
  public:
   BatchConfig ChooseBatch(const IntervalJobView& job, const std::vector<int>& placement) override;
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
+  /// Every job runs on its workload num_replicas.
+  bool FixedReplicas() const override { return true; }
 
  private:
   enum class Status { kPending, kRunning };

@@ -154,7 +154,11 @@ IntervalDecision SiaIntervalPolicy::Optimize(const IntervalClusterView& cluster)
       }
       job.min_size_throughput.push_back(MinimumSizeThroughput(app));
       job.max_profiled_replicas.push_back(model != nullptr ? model->max_profiled_replicas : 0);
-      job.batch_replica_limit.push_back(app.max_batch_size() / app.min_local_bsz());
+      // The engine's cap (an isolated run's fair share) bounds the replicas as the batch does
+      // (`S:sia-simulator/ftf_simulator.py:349-350`).
+      const int batch_limit = app.max_batch_size() / app.min_local_bsz();
+      job.batch_replica_limit.push_back(
+          view.max_replicas > 0 ? std::min(batch_limit, view.max_replicas) : batch_limit);
     }
     job.age_s = view.age_s;
     job.num_restarts = view.num_restarts;
