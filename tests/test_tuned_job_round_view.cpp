@@ -11,7 +11,7 @@
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
-#include "policies/gavel/tuned_job_round_view.hpp"
+#include "adaptsim/tuned_job_round_view.hpp"
 #include "test_support.hpp"
 
 namespace adaptsim {
@@ -138,7 +138,7 @@ TEST(TunedJobRoundView, ShockwaveIterationTimeUsesTheTypesGlobalLocalBatch) {
   job.apps_by_group = {&aws, &dgx};
   job.slowdown = 1.8;
   const std::vector<IntervalNodeGroup> groups = {{"aws", 6, 4, 0, 0}, {"dgx-ext", 2, 8, 6, 0}};
-  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups),
+  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups, 1, 2048),
                    (ShockwaveTunedJobIterationTime(aws, 4, 6, 1, 2048, 1.8) +
                     ShockwaveTunedJobIterationTime(dgx, 8, 2, 1, 2048, 1.8)) /
                        2);

@@ -1,5 +1,5 @@
 // The round policies' view of a TunedJobs job (tuned_job_round_view.hpp; docs/sia.md §9).
-#include "tuned_job_round_view.hpp"
+#include "adaptsim/tuned_job_round_view.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -67,12 +67,13 @@ double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per
 }
 
 double TunedJobMeanIterationTime(const IntervalJobView& job,
-                                 const std::vector<IntervalNodeGroup>& groups) {
+                                 const std::vector<IntervalNodeGroup>& groups, int num_replicas,
+                                 int batch_size) {
   double sum = 0.0;
   for (std::size_t t = 0; t < groups.size(); ++t) {
-    sum += ShockwaveTunedJobIterationTime(*job.apps_by_group[t], groups[t].gpus_per_node,
-                                          groups[t].num_nodes, job.spec->num_replicas,
-                                          job.spec->batch_size, job.slowdown);
+    sum +=
+        ShockwaveTunedJobIterationTime(*job.apps_by_group[t], groups[t].gpus_per_node,
+                                       groups[t].num_nodes, num_replicas, batch_size, job.slowdown);
   }
   return sum / static_cast<double>(groups.size());
 }

@@ -70,9 +70,11 @@ double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per
                                       double slowdown);
 
 /// The mean of ShockwaveTunedJobIterationTime over the node groups (`shockwave.py:990-995`,
-/// every real type of the cluster), s.
+/// every real type of the cluster) for `num_replicas` K' and `batch_size` B' (shockwave_tj caps K
+/// and sets ncf's B, docs/sia.md §11), each group's profile and the job's slowdown, s.
 double TunedJobMeanIterationTime(const IntervalJobView& job,
-                                 const std::vector<IntervalNodeGroup>& groups);
+                                 const std::vector<IntervalNodeGroup>& groups, int num_replicas,
+                                 int batch_size);
 
 /// S_j: iterations to complete at batch `batch_size` = app.Iteration(B, completion_epoch)
 /// (`cluster.py:492-493`).
