@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adaptsim_style as st  # noqa: E402
 import results_columns as rr  # noqa: E402
 
-POLICIES = ["sia", "pollux_unaware", "gavel_tj", "themis_tj"]
+POLICIES = ["sia", "pollux_unaware", "shockwave_tj", "gavel_tj", "themis_tj"]
 FAMILIES = {"philly": "Philly", "saturn": "Helios", "newtrace": "newTrace"}
 TABLE3_METRICS = [("mean_jct_s", "avg JCT (h)", 1 / 3600),
                   ("p99_jct_pooled_s", "p99 JCT (h)", 1 / 3600),

@@ -78,7 +78,8 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
          "each scaled workload), Sia and Pollux",
          /*optional=*/false, /*round_budget=*/30},
         {"sia_table4", "sia_table4.toml",
-         "Table 4: Philly (8) workloads x Sia, Pollux, Gavel+TJ, Themis+TJ on 64 T4 (aws=16)"}}}};
+         "Table 4: Philly (8) workloads x Sia, Pollux, Gavel+TJ, Themis+TJ, Shockwave+TJ on 64 T4 "
+         "(aws=16)"}}}};
   return kPapers;
 }
 
