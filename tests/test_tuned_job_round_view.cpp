@@ -1,5 +1,5 @@
 // The round policies' view of a TunedJobs job (docs/sia.md §9,
-// src/policies/gavel/tuned_job_round_view.hpp): total, current and remaining iterations at the
+// include/adaptsim/tuned_job_round_view.hpp): total, current and remaining iterations at the
 // fixed batch from the validation tables, time since arrival and pre-start overhead. Expected
 // values are read off `sia/traces/cifar10/validation-*.csv` by hand (rows quoted below).
 #include <vector>
