@@ -48,7 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adaptsim_style as st  # noqa: E402
 import results_columns as rr  # noqa: E402
 
-POLICIES = ["sia", "pollux_unaware", "gavel_tj", "themis_tj"]
+POLICIES = ["sia", "pollux_unaware", "shockwave_tj", "gavel_tj", "themis_tj"]
 FAMILIES = {"philly": "Philly", "saturn": "Helios", "newtrace": "newTrace"}
 # Fig. 7's plotted points as Pollux / Sia average JCT per arrival rate (jobs/h), read from the
 # paper PDF's vector data (docs/reproduction.md, "Fig. 7 at full size"; experiments/

@@ -31,6 +31,7 @@
 #include "policies/pollux/pollux.hpp"
 #include "policies/replay/replay.hpp"
 #include "policies/shockwave/shockwave_config.hpp"
+#include "policies/shockwave/shockwave_tuned_jobs.hpp"
 #include "policies/sia/sia_options.hpp"
 
 namespace adaptsim {
@@ -255,6 +256,7 @@ const std::map<std::string, StructView>& Structs() {
       {"isolated_plus", View<NoOptions>()},
       {"gavel_tj", View<GavelTunedJobsOptions>()},
       {"themis_tj", View<ThemisTunedJobsOptions>()},
+      {"shockwave_tj", View<ShockwaveTunedJobsOptions>()},
   };
   return kStructs;
 }

@@ -90,7 +90,8 @@ TEST(Registry, IntervalPoliciesDoNotTakeTheEngineOptions) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 28);  // pollux, pollux_unaware, optimus, tiresias, sia, gavel_tj, themis_tj
+  EXPECT_EQ(checked, 32);  // pollux, pollux_unaware, optimus, tiresias, sia, gavel_tj, themis_tj,
+                           // shockwave_tj
 }
 
 TEST(Registry, AnUndeclaredOptionIsRejectedNamingPolicyAndKey) {

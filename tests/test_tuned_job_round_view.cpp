@@ -139,10 +139,38 @@ TEST(TunedJobRoundView, ShockwaveIterationTimeUsesTheTypesGlobalLocalBatch) {
   job.apps_by_group = {&aws, &dgx};
   job.slowdown = 1.8;
   const std::vector<IntervalNodeGroup> groups = {{"aws", 6, 4, 0, 0}, {"dgx-ext", 2, 8, 6, 0}};
-  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups),
+  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups, 1, 2048),
                    (ShockwaveTunedJobIterationTime(aws, 4, 6, 1, 2048, 1.8) +
                     ShockwaveTunedJobIterationTime(dgx, 8, 2, 1, 2048, 1.8)) /
                        2);
+}
+
+// deepspeech2 at K = 12, B = 640: on dgx-ext (2 × 8 GPUs) the prediction's batch (53 on (8, 4))
+// lies outside the profile, where the reference asserts (`shockwave.py:973`); the mean leaves
+// that type out. With no type left it is an InputError naming the batch size.
+TEST(TunedJobRoundView, MeanIterationTimeLeavesOutTypesWithoutProfileData) {
+  ADAPTSIM_REQUIRE_DATA();
+  GpuTypeApplications apps(DataPath("sia/traces"));
+  const PolluxApplication& aws = apps.Get("deepspeech2", "aws");
+  const PolluxApplication& dgx = apps.Get("deepspeech2", "dgx-ext");
+  EXPECT_THROW(ShockwaveTunedJobIterationTime(dgx, 8, 2, 12, 640, 1.0), InputError);
+  PolluxJobSpec spec;
+  spec.name = "deepspeech2-0";
+  spec.num_replicas = 12;
+  spec.batch_size = 640;
+  IntervalJobView job;
+  job.spec = &spec;
+  job.apps_by_group = {&aws, &dgx};
+  const std::vector<IntervalNodeGroup> groups = {{"aws", 6, 4, 0, 0}, {"dgx-ext", 2, 8, 6, 0}};
+  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups, 12, 640),
+                   ShockwaveTunedJobIterationTime(aws, 4, 6, 12, 640, 1.0));
+  job.apps_by_group = {&dgx};
+  try {
+    TunedJobMeanIterationTime(job, {groups[1]}, 12, 640);
+    ADD_FAILURE() << "expected InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.field(), "batch_size");
+  }
 }
 
 }  // namespace

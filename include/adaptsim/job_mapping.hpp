@@ -115,9 +115,14 @@ double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per
                                       double slowdown);
 
 /// The mean of ShockwaveTunedJobIterationTime over the node groups (`shockwave.py:990-995`,
-/// every real type of the cluster), s.
+/// every real type of the cluster) for `num_replicas` K' and `batch_size` B' (shockwave_tj caps K
+/// and sets ncf's B, docs/sia.md §11), each group's profile and the job's slowdown, s. A group
+/// whose profile has no data at the predicted (placement, batch) — the reference asserts there,
+/// `shockwave.py:973` (deepspeech2 at K = 12, B = 640 on dgx-ext) — is left out of the mean;
+/// InputError(field "batch_size") when every group is.
 double TunedJobMeanIterationTime(const IntervalJobView& job,
-                                 const std::vector<IntervalNodeGroup>& groups);
+                                 const std::vector<IntervalNodeGroup>& groups, int num_replicas,
+                                 int batch_size);
 
 /// S_j: iterations to complete at batch `batch_size` = app.Iteration(B, completion_epoch)
 /// (`cluster.py:492-493`).

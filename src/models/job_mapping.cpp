@@ -73,14 +73,23 @@ double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per
 }
 
 double TunedJobMeanIterationTime(const IntervalJobView& job,
-                                 const std::vector<IntervalNodeGroup>& groups) {
+                                 const std::vector<IntervalNodeGroup>& groups, int num_replicas,
+                                 int batch_size) {
   double sum = 0.0;
+  int counted = 0;
+  std::string skipped;
   for (std::size_t t = 0; t < groups.size(); ++t) {
-    sum += ShockwaveTunedJobIterationTime(*job.apps_by_group[t], groups[t].gpus_per_node,
-                                          groups[t].num_nodes, job.spec->num_replicas,
-                                          job.spec->batch_size, job.slowdown);
+    try {
+      sum += ShockwaveTunedJobIterationTime(*job.apps_by_group[t], groups[t].gpus_per_node,
+                                            groups[t].num_nodes, num_replicas, batch_size,
+                                            job.slowdown);
+      ++counted;
+    } catch (const InputError& error) {  // no profile data there: shockwave.py:973 asserts
+      skipped = error.what();
+    }
   }
-  return sum / static_cast<double>(groups.size());
+  if (counted == 0) throw InputError(job.spec->name, job.spec->line, "batch_size", skipped);
+  return sum / counted;
 }
 
 BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,

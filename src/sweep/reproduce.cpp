@@ -78,10 +78,11 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
          "each scaled workload), Sia and Pollux",
          /*optional=*/false, /*round_budget=*/30},
         {"sia_table4", "sia_table4.toml",
-         "Table 4: Philly (8) workloads x Sia, Pollux, Gavel+TJ, Themis+TJ on 64 T4 (aws=16)"},
+         "Table 4: Philly (8) workloads x Sia, Pollux, Gavel+TJ, Themis+TJ, Shockwave+TJ on 64 T4 "
+         "(aws=16)"},
         {"sia_fig8", "sia_fig8.toml",
          "Fig. 8: finish-time fairness rho (Eq. 3, isolated runs per GPU type), Helios (10) x "
-         "Sia, Pollux, Gavel+TJ, Themis+TJ on the mixed cluster"}}}};
+         "Sia, Pollux, Gavel+TJ, Themis+TJ, Shockwave+TJ on the mixed cluster"}}}};
   return kPapers;
 }
 

@@ -373,7 +373,7 @@ if paper == "gavel":
 if paper == "sia":
     labels = tomllib.load(open(os.path.join(src, "analysis", "labels.toml"), "rb"))
     sia_name = {p: labels.get("paper_names", {}).get("sia", {}).get(p, DISPLAY.get(p, p))
-                for p in ("sia", "pollux_unaware", "gavel_tj", "themis_tj")}
+                for p in ("sia", "pollux_unaware", "gavel_tj", "themis_tj", "shockwave_tj")}
     registry = {shown: policy for policy, shown in sia_name.items()}
     table3 = tasks("sia_table3")
     families = {"philly": "Philly", "saturn": "Helios", "newtrace": "newTrace"}

@@ -1,6 +1,6 @@
 // Gavel's time-sharing in whole rounds on the interval engine (gavel_rounds.hpp; docs/sia.md,
 // "Baselines: Gavel+TunedJobs").
-#include "gavel_rounds.hpp"
+#include "adaptsim/gavel_rounds.hpp"
 
 #include <algorithm>
 #include <deque>

@@ -26,40 +26,24 @@ GavelTunedJobsPolicy::GavelTunedJobsPolicy(const GavelTunedJobsOptions& options)
   ValidateOptions(options_, {"policy", "gavel_tj"});
 }
 
-IntervalDecision GavelTunedJobsPolicy::Optimize(const IntervalClusterView& cluster) {
-  const std::vector<IntervalNodeGroup>& groups = cluster.node_groups;
-  const int n = static_cast<int>(groups.size());
-  const int m = static_cast<int>(cluster.jobs.size());
+std::vector<double> GavelTunedJobsPolicy::Fractions(const std::vector<TunedJobRoundView>& views,
+                                                    const std::vector<int>& capacities) {
   ++rounds_;
-
-  // 1. Accounting of new jobs (gavel.py:111-125); X per job, constant (gavel.py:515-546).
-  const std::vector<int> num_replicas = AddJobs(cluster);
-
-  // 2. The LP: rows by job name, columns by type name (policy.py:26-43).
-  const MatrixOrder order = OrderOf(cluster);
+  // The LP (max_sum_throughput.py:39-90), rows and columns in the matrix order.
   internal::TypedLpInputs in;
-  in.num_jobs = m;
-  in.num_types = n;
+  in.num_jobs = static_cast<int>(views.size());
+  in.num_types = static_cast<int>(capacities.size());
   in.policy = "gavel_tj";
-  for (int j : order.rows) {
-    for (int t : order.columns) in.throughputs.push_back(Throughputs(cluster.jobs[j].index)[t]);
-    in.scale_factors.push_back(num_replicas[j]);
+  for (const TunedJobRoundView& view : views) {
+    in.throughputs.insert(in.throughputs.end(), view.throughputs.begin(), view.throughputs.end());
+    in.scale_factors.push_back(view.scale_factor);
   }
-  for (int t : order.columns) {
-    in.capacities.push_back(groups[t].num_nodes * groups[t].gpus_per_node);
-  }
+  in.capacities = capacities;
   const internal::TypedLpPoint point = internal::MaxSumThroughputTyped(in);
   ++lp_solves_;
-  std::vector<double> x(static_cast<std::size_t>(m) * n);  // x[j·n + t], view order
-  for (int r = 0; r < m; ++r) {
-    for (int c = 0; c < n; ++c) {
-      const double value = std::clamp(NumpyRound5(point.x[r * n + c]), 0.0, 1.0);
-      x[static_cast<std::size_t>(order.rows[r]) * n + order.columns[c]] = value;
-    }
-  }
-
-  // 3-6. Priorities, selection, workers, time received (gavel_rounds.hpp).
-  return Schedule(cluster, x, num_replicas);
+  std::vector<double> x = point.x;
+  for (double& value : x) value = std::clamp(NumpyRound5(value), 0.0, 1.0);
+  return x;
 }
 
 std::map<std::string, double> GavelTunedJobsPolicy::Statistics() const {

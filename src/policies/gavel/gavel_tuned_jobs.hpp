@@ -25,7 +25,6 @@
 #include "adaptsim/interval_policy.hpp"
 #include "adaptsim/job_mapping.hpp"
 #include "adaptsim/policy_options.hpp"
-#include "gavel_rounds.hpp"
 #include "tuned_jobs_round_policy.hpp"
 
 namespace adaptsim {
@@ -50,12 +49,14 @@ class GavelTunedJobsPolicy final : public TunedJobsRoundPolicy {
  public:
   /// Throws InputError("policy", "gavel_tj.<option>") for an option out of range.
   explicit GavelTunedJobsPolicy(const GavelTunedJobsOptions& options);
-  /// Throws InputError(field "num_replicas") for a job larger than every GPU type.
-  IntervalDecision Optimize(const IntervalClusterView& cluster) override;
   /// gavel_tj_rounds: rounds decided; gavel_tj_lp_solves: LPs solved.
   std::map<std::string, double> Statistics() const override;
 
  private:
+  /// The max_sum_throughput_perf LP's x, rounded to 5 decimals and clipped to [0, 1].
+  std::vector<double> Fractions(const std::vector<TunedJobRoundView>& views,
+                                const std::vector<int>& capacities) override;
+
   GavelTunedJobsOptions options_;
   std::int64_t lp_solves_ = 0;
   std::int64_t rounds_ = 0;

@@ -75,40 +75,15 @@ ThemisTunedJobsPolicy::ThemisTunedJobsPolicy(const ThemisTunedJobsOptions& optio
   ValidateOptions(options_, {"policy", "themis_tj"});
 }
 
-IntervalDecision ThemisTunedJobsPolicy::Optimize(const IntervalClusterView& cluster) {
-  const std::vector<IntervalNodeGroup>& groups = cluster.node_groups;
-  const int n = static_cast<int>(groups.size());
-  const int m = static_cast<int>(cluster.jobs.size());
+std::vector<double> ThemisTunedJobsPolicy::Fractions(const std::vector<TunedJobRoundView>& views,
+                                                     const std::vector<int>& capacities) {
   ++rounds_;
-  const std::vector<int> num_replicas = AddJobs(cluster);
-  if (m == 0) return {};
-
-  // The round view of every job (adaptsim/job_mapping.hpp), rows by job name and columns by type
-  // name (policy.py:26-43).
-  const MatrixOrder order = OrderOf(cluster);
-  std::vector<TunedJobRoundView> views;
-  for (int j : order.rows) {
-    const IntervalJobView& job = cluster.jobs[j];
-    std::vector<double> throughputs;
-    for (int t : order.columns) throughputs.push_back(Throughputs(job.index)[t]);
-    views.push_back(MakeTunedJobRoundView(job, cluster.interval_s, std::move(throughputs)));
-  }
-  std::vector<int> capacities;
-  for (int t : order.columns) capacities.push_back(groups[t].num_nodes * groups[t].gpus_per_node);
+  if (views.empty()) return {};
   const ThemisTunedJobsRound round =
       ThemisTunedJobsFractions(views, capacities, options_.face_point);
   lp_solves_ += round.lp_solves;
   vertex_fallbacks_ += round.vertex_fallback ? 1 : 0;
-  std::vector<double> x(static_cast<std::size_t>(m) * n);  // x[j·n + t], view order
-  for (int r = 0; r < m; ++r) {
-    for (int c = 0; c < n; ++c) {
-      x[static_cast<std::size_t>(order.rows[r]) * n + order.columns[c]] =
-          round.x[static_cast<std::size_t>(r) * n + c];
-    }
-  }
-
-  // 4. Priorities, selection, workers, time received (gavel_rounds.hpp).
-  return Schedule(cluster, x, num_replicas);
+  return round.x;
 }
 
 std::map<std::string, double> ThemisTunedJobsPolicy::Statistics() const {

@@ -84,13 +84,15 @@ class ThemisTunedJobsPolicy final : public TunedJobsRoundPolicy {
  public:
   /// Throws InputError("policy", "themis_tj.<option>") for an option out of range.
   explicit ThemisTunedJobsPolicy(const ThemisTunedJobsOptions& options);
-  /// Throws InputError(field "num_replicas") for a job larger than every GPU type.
-  IntervalDecision Optimize(const IntervalClusterView& cluster) override;
   /// themis_tj_rounds: rounds decided; themis_tj_lp_solves: LPs solved;
   /// themis_tj_vertex_fallbacks: rounds where the centred point failed and the vertex was used.
   std::map<std::string, double> Statistics() const override;
 
  private:
+  /// Steps 1-3 (ThemisTunedJobsFractions); none without jobs.
+  std::vector<double> Fractions(const std::vector<TunedJobRoundView>& views,
+                                const std::vector<int>& capacities) override;
+
   ThemisTunedJobsOptions options_;
   std::int64_t rounds_ = 0;
   std::int64_t lp_solves_ = 0;

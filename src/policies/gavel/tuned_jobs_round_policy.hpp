@@ -4,15 +4,16 @@
 // policy.py:26-43`), Gavel's time-sharing of the policy's fractions in whole rounds
 // (gavel_rounds.hpp), rounds of the policy's own length (IntervalPolicy::RoundDurationS), and the
 // job side: the fixed batch B on the placement held (GavelTunedJobBatch). A policy derives from
-// it and computes x each round (gavel_tj, themis_tj).
+// it and computes x each round (gavel_tj, themis_tj); Optimize is the template method.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <vector>
 
+#include "adaptsim/gavel_rounds.hpp"
 #include "adaptsim/interval_policy.hpp"
-#include "gavel_rounds.hpp"
+#include "adaptsim/job_mapping.hpp"
 
 namespace adaptsim {
 
@@ -23,29 +24,24 @@ class TunedJobsRoundPolicy : public IntervalPolicy {
   std::optional<double> RoundDurationS() const final { return round_s_; }
   /// Every job runs on its workload num_replicas (TunedJobs).
   bool FixedReplicas() const final { return true; }
+  /// One round (the template every "+TunedJobs" time-sharing policy follows): step 1 of
+  /// gavel_rounds.hpp for the jobs seen for the first time, each checked (CheckTunedJobFits) and
+  /// its X[j,t] computed (TunedJobThroughputs, once per job); the round view of every job in the
+  /// reference's matrix order (rows by job name, stable; columns by type name;
+  /// `S:sia-simulator/policies/policy.py:26-43`); the derived policy's Fractions; x mapped back to
+  /// the view's job order and cluster type order; steps 3-6 of gavel_rounds.hpp. Throws
+  /// InputError(field "num_replicas") for a job larger than every GPU type, and Fractions' errors.
+  IntervalDecision Optimize(const IntervalClusterView& cluster) final;
 
  protected:
   /// `round_s` > 0, the policy's round length (validated by the derived policy's options).
   explicit TunedJobsRoundPolicy(double round_s) : round_s_(round_s) {}
 
-  /// Step 1 of gavel_rounds.hpp for the jobs seen for the first time, each checked
-  /// (CheckTunedJobFits: InputError for a job larger than every type) and its X[j,t] computed
-  /// (TunedJobThroughputs). Returns K per job of the view.
-  std::vector<int> AddJobs(const IntervalClusterView& cluster);
-  /// X[j,t] of a job added before, per node group (cluster order).
-  const std::vector<double>& Throughputs(int job_index) const { return throughputs_.at(job_index); }
-  /// The reference's matrix order: `rows` = positions in the view sorted by job name (stable),
-  /// `columns` = node groups sorted by type name.
-  struct MatrixOrder {
-    std::vector<int> rows;
-    std::vector<int> columns;
-  };
-  static MatrixOrder OrderOf(const IntervalClusterView& cluster);
-  /// Steps 3-6 of gavel_rounds.hpp: `x` m×n in the view's job order and cluster type order.
-  IntervalDecision Schedule(const IntervalClusterView& cluster, const std::vector<double>& x,
-                            const std::vector<int>& num_replicas) {
-    return time_sharing_.Schedule(cluster, x, num_replicas);
-  }
+  /// The policy's time fractions x[r·n + c] (m×n, row-major) for `views` (m jobs, rows in the
+  /// matrix order; throughputs[c] per column) on `capacities` (C_c GPUs per column, n columns in
+  /// the matrix order). Called once per round, also with no job.
+  virtual std::vector<double> Fractions(const std::vector<TunedJobRoundView>& views,
+                                        const std::vector<int>& capacities) = 0;
 
  private:
   double round_s_;

@@ -8,45 +8,13 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/workload.hpp"
+#include "shockwave_fairness.hpp"
 #include "shockwave_window_milp.hpp"
 
 namespace adaptsim {
 namespace {
 
-constexpr int kReoptRounds = 8;         // REOPT_ROUNDS, `scheduler.py:71`
-constexpr double kLogOrigin = 1e-6;     // logapx_origin {0.0: 1e-6}, `scheduler.py:405-423`
-constexpr double kUrgentPower = 100.0;  // priority_M, `shockwave.py:845`
-constexpr double kMaxPriority = 1e200;  // keeps ρ̂^100 finite (adaptsim guard)
-constexpr double kMomentum = 0.9;       // `finish_time_momentumed_average`, `shockwave.py:480`
-
-/// F̄ = 0.9 Σ_i ω_i F̂_i + 0.1 F̂_last, ω_i = (r_{i+1} - r_i)/(r_now - r_1) (`shockwave.py:480-501`).
-double MomentumAverage(const std::vector<std::pair<int, double>>& series, int now) {
-  ADAPTSIM_CHECK(!series.empty());
-  // Window of entry i: rounds until the next entry (until `now` for the last one).
-  const auto window = [&](std::size_t i) {
-    const int next = i + 1 < series.size() ? series[i + 1].first : now;
-    return static_cast<double>(next - series[i].first);
-  };
-  double total = 0.0, largest = 0.0;
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    total += window(i);
-    largest = std::max(largest, window(i));
-  }
-  double average = 0.0;
-  if (largest == 0.0) {
-    ADAPTSIM_CHECK(series.size() == 1);
-    average = series[0].second;
-  } else {
-    for (std::size_t i = 0; i < series.size(); ++i) average += window(i) / total * series[i].second;
-  }
-  return kMomentum * average + (1.0 - kMomentum) * series.back().second;
-}
-
-std::vector<double> LogValues(const std::vector<double>& bases) {
-  std::vector<double> values;
-  for (double b : bases) values.push_back(std::log(b == 0.0 ? kLogOrigin : b));
-  return values;
-}
+constexpr int kReoptRounds = 8;  // REOPT_ROUNDS, `scheduler.py:71`
 
 }  // namespace
 
@@ -159,7 +127,7 @@ WindowProblem ShockwavePolicy::BuildProblem(const ClusterState& state, double sh
   problem.round_s = state.round_duration_s;
   problem.k = config_.k;
   problem.bases = config_.log_approximation_bases;
-  problem.log_values = LogValues(problem.bases);
+  problem.log_values = ShockwaveLogValues(problem.bases);
   const bool typed = state.cluster != nullptr && !state.cluster->homogeneous();
   if (typed) {
     for (const GpuTypeCount& type : state.cluster->types())
@@ -175,7 +143,7 @@ WindowProblem ShockwavePolicy::BuildProblem(const ClusterState& state, double sh
     w.progress = std::min<double>(f.epoch_progress(), problem.bases.back() * w.epochs);
     w.mean_epoch_s = f.MeanPastEpochDuration();
     w.remaining_s = f.RemainingRuntime();
-    const double target_s = MomentumAverage(job.share_series, round_ptr_);
+    const double target_s = ShockwaveMomentumAverage(job.share_series, round_ptr_);
     w.max_shortfall_s = (config_.rhomax * target_s - end_of_window_s) * share;
     if (typed) {
       // r_jk = T_jk / T_j,ref at the current batch size (docs/shockwave.md, "Shockwave on mixed
@@ -229,12 +197,9 @@ std::vector<double> ShockwavePolicy::FallbackPriorities(double share, double rou
     f.Calibrate();
     const double remaining_s = f.RemainingRuntime();
     const double projected_s = round_s * round_ptr_ + remaining_s / share;
-    const double rho = projected_s / MomentumAverage(job.share_series, round_ptr_);
-    double weight = 1.0;
-    if (rho > config_.rhomax) {
-      weight = std::pow(rho, remaining_s < round_s ? kUrgentPower : config_.lambda);
-    }
-    priority.push_back(std::min(weight, kMaxPriority));
+    const double rho = projected_s / ShockwaveMomentumAverage(job.share_series, round_ptr_);
+    priority.push_back(
+        ShockwaveFallbackPriority(rho, remaining_s, round_s, config_.rhomax, config_.lambda));
   }
   return priority;
 }
