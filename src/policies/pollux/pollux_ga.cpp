@@ -1476,8 +1476,8 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   auto fits = [](const std::vector<int>& counts) {
     return std::all_of(counts.begin(), counts.end(), [](int v) { return v <= kNarrowMax; });
   };
-  const bool narrow = fits(problem.node_capacity) && fits(problem.base_state) &&
-                      std::all_of(initial.begin(), initial.end(), fits);
+  const bool narrow = control.narrow_entries && fits(problem.node_capacity) &&
+                      fits(problem.base_state) && std::all_of(initial.begin(), initial.end(), fits);
   if (narrow) return RunGa<Narrow>(problem, initial, options, random, control);
   return RunGa<int>(problem, initial, options, random, control);
 }
