@@ -18,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 #include "adaptsim/error.hpp"
 
@@ -429,61 +430,93 @@ std::vector<double> CrowdingDistance(const std::vector<GaObjectives>& values) {
 
 namespace {
 
+// A GA run stores its states with one byte an entry (Narrow) when every count it can hold fits
+// (the node capacities, the base state's and the initial states' entries are ≤ 127: crossover,
+// mutation and repair never exceed them), else with an int an entry: the same values, a quarter
+// of the memory traffic on large states. The public operators (MutateState, RepairState) work
+// on ints.
+using Narrow = std::int8_t;
+
 // Copies and fills of rows and states, inline: blocks of a fixed size become vector moves, where
 // std::copy_n and std::fill_n of a run-time length call memmove and memset, which cost more than
-// the work for 16 entries. The last block may overlap the one before it (same values).
-[[gnu::always_inline]] inline void CopyInts(const int* __restrict source, std::size_t count,
-                                            int* __restrict target) {
-  if (count >= 8) {
-    for (std::size_t i = 0; i + 8 <= count; i += 8) std::memcpy(target + i, source + i, 32);
-    std::memcpy(target + count - 8, source + count - 8, 32);
-  } else if (count >= 4) {
+// the work for short rows (long runs call them). The last block may overlap the one before it
+// (same values).
+constexpr std::size_t kLongCopyBytes = 4096;
+template <typename Entry>
+[[gnu::always_inline]] inline void CopyEntries(const Entry* __restrict source, std::size_t count,
+                                               Entry* __restrict target) {
+  constexpr std::size_t kWide = 32 / sizeof(Entry), kHalf = 16 / sizeof(Entry);
+  if (count * sizeof(Entry) >= kLongCopyBytes) {
+    std::memcpy(target, source, count * sizeof(Entry));
+  } else if (count >= kWide) {
+    for (std::size_t i = 0; i + kWide <= count; i += kWide) std::memcpy(target + i, source + i, 32);
+    std::memcpy(target + count - kWide, source + count - kWide, 32);
+  } else if (count >= kHalf) {
     std::memcpy(target, source, 16);
-    std::memcpy(target + count - 4, source + count - 4, 16);
+    std::memcpy(target + count - kHalf, source + count - kHalf, 16);
   } else {
     for (std::size_t i = 0; i < count; ++i) target[i] = source[i];
   }
 }
-[[gnu::always_inline]] inline void ZeroInts(int* target, std::size_t count) {
-  constexpr int kZeros[8] = {};
-  if (count >= 8) {
-    for (std::size_t i = 0; i + 8 <= count; i += 8) std::memcpy(target + i, kZeros, 32);
-    std::memcpy(target + count - 8, kZeros, 32);
-  } else if (count >= 4) {
+template <typename Entry>
+[[gnu::always_inline]] inline void ZeroEntries(Entry* target, std::size_t count) {
+  constexpr std::size_t kWide = 32 / sizeof(Entry), kHalf = 16 / sizeof(Entry);
+  constexpr Entry kZeros[kWide] = {};
+  if (count >= kWide) {
+    for (std::size_t i = 0; i + kWide <= count; i += kWide) std::memcpy(target + i, kZeros, 32);
+    std::memcpy(target + count - kWide, kZeros, 32);
+  } else if (count >= kHalf) {
     std::memcpy(target, kZeros, 16);
-    std::memcpy(target + count - 4, kZeros, 16);
+    std::memcpy(target + count - kHalf, kZeros, 16);
   } else {
     for (std::size_t i = 0; i < count; ++i) target[i] = 0;
   }
 }
-
-// Entries are read in blocks of kReplicaBlock: a block of counts (entries ≥ 0) without replicas
-// has OR 0, tested with vector loads (a block spans four cache lines, read before one branch).
-constexpr int kReplicaBlock = 64;
-[[gnu::always_inline]] inline bool BlockHasReplicas(const int* block) {
-  using Vector = int __attribute__((vector_size(32)));
-  using Lanes = long long __attribute__((vector_size(32)));
-  Vector any{};
-  for (int k = 0; k < kReplicaBlock; k += 8) {
-    Vector v;
-    std::memcpy(&v, block + k, sizeof v);
-    any |= v;
-  }
-  const Lanes lanes = reinterpret_cast<Lanes>(any);
-  return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) != 0;
+[[gnu::always_inline]] inline void CopyInts(const int* __restrict source, std::size_t count,
+                                            int* __restrict target) {
+  CopyEntries(source, count, target);
+}
+[[gnu::always_inline]] inline void ZeroInts(int* target, std::size_t count) {
+  ZeroEntries(target, count);
 }
 
-// Bit k set: entry[k] > 0, for k < count ≤ 64 (four entries per SSE2 compare where there is
-// SSE2, the x86-64 baseline).
-[[gnu::always_inline]] inline std::uint64_t NonzeroMask(const int* __restrict entry, int count) {
+// Entries are read in blocks of kReplicaBlock: a block of counts (entries ≥ 0) without replicas
+// has OR 0, tested with vector loads (a block of ints spans four cache lines, read before one
+// branch).
+constexpr int kReplicaBlock = 64;
+template <typename Entry>
+[[gnu::always_inline]] inline bool BlockHasReplicas(const Entry* block) {
+  using Lanes = long long __attribute__((vector_size(32)));
+  Lanes any{};
+  for (std::size_t k = 0; k < kReplicaBlock * sizeof(Entry); k += sizeof(Lanes)) {
+    Lanes v;
+    std::memcpy(&v, reinterpret_cast<const char*>(block) + k, sizeof v);
+    any |= v;
+  }
+  return (any[0] | any[1] | any[2] | any[3]) != 0;
+}
+
+// Bit k set: entry[k] > 0, for k < count ≤ 64 (four ints or 16 narrow entries per SSE2 compare
+// where there is SSE2, the x86-64 baseline).
+template <typename Entry>
+[[gnu::always_inline]] inline std::uint64_t NonzeroMask(const Entry* __restrict entry, int count) {
+  static_assert(std::is_same_v<Entry, int> || std::is_same_v<Entry, Narrow>);
   std::uint64_t mask = 0;
   int k = 0;
 #if defined(__SSE2__)
   const __m128i zero = _mm_setzero_si128();
-  for (; k + 4 <= count; k += 4) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(entry + k));
-    const int bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, zero)));
-    mask |= static_cast<std::uint64_t>(bits) << k;
+  if constexpr (std::is_same_v<Entry, int>) {
+    for (; k + 4 <= count; k += 4) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(entry + k));
+      const int bits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, zero)));
+      mask |= static_cast<std::uint64_t>(bits) << k;
+    }
+  } else {
+    for (; k + 16 <= count; k += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(entry + k));
+      const int bits = _mm_movemask_epi8(_mm_cmpgt_epi8(v, zero));
+      mask |= static_cast<std::uint64_t>(static_cast<std::uint16_t>(bits)) << k;
+    }
   }
 #endif
   for (; k < count; ++k) mask |= static_cast<std::uint64_t>(entry[k] > 0) << k;
@@ -493,21 +526,22 @@ constexpr int kReplicaBlock = 64;
 // Calls visit(n, row[n]) for each entry of row[0 .. N) above 0, n ascending, for rows of counts:
 // blocks of kReplicaBlock entries without replicas are skipped, and the others are visited at
 // their entries above 0 only (NonzeroMask), so a sparse row costs a vectorised read.
-template <typename Visit>
-[[gnu::always_inline]] inline void ForEachReplica(const int* __restrict row, int N, Visit visit) {
+template <typename Entry, typename Visit>
+[[gnu::always_inline]] inline void ForEachReplica(const Entry* __restrict row, int N, Visit visit) {
   for (int n = 0; n < N; n += kReplicaBlock) {
     const int width = std::min(kReplicaBlock, N - n);
     if (width == kReplicaBlock && !BlockHasReplicas(row + n)) continue;
     for (std::uint64_t mask = NonzeroMask(row + n, width); mask != 0; mask &= mask - 1) {
       const int m = n + std::countr_zero(mask);
-      visit(m, row[m]);
+      visit(m, static_cast<int>(row[m]));
     }
   }
 }
 
 // Lists the nodes of row[0 .. N) with an entry above 0 in listed[], ascending, for a row of counts
 // (entries ≥ 0), and returns their number; adds the row's replicas to `total` (ForEachReplica).
-[[gnu::always_inline]] inline int ListReplicas(const int* __restrict row, int N,
+template <typename Entry>
+[[gnu::always_inline]] inline int ListReplicas(const Entry* __restrict row, int N,
                                                int* __restrict listed, int& total) {
   int count = 0;
   ForEachReplica(row, N, [&](int n, int v) {
@@ -601,8 +635,9 @@ struct GaScratch {
 // Returns the state's StateHash (its entries above 0 are the listed ones left above 0, met in
 // index order) and writes its summary (J rows) to `rows`, its number of nodes with a replica to
 // `active_nodes`.
-__attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
-    const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, GaState& state,
+template <typename Entry>
+[[gnu::always_inline]] inline std::uint64_t RepairEntries(
+    const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, Entry* state,
     GaScratch& scratch, GaRowSummary* __restrict rows, int& active_nodes) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   // Distinct buffers: the row loops below vectorise without run-time overlap checks.
@@ -621,7 +656,7 @@ __attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
   active_nodes = 0;
   bool crowded = false;  // some node holds two distributed jobs (step 1 then clears it)
   for (int j = 0; j < J; ++j) {
-    int* __restrict row = state.data() + static_cast<std::size_t>(j) * N;
+    Entry* __restrict row = state + static_cast<std::size_t>(j) * N;
     int total = 0;
     int nodes = ListReplicas(row, N, listed, total);
     if (nodes == 0) {  // no step changes a row without replicas
@@ -660,14 +695,18 @@ __attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
       int* values = scratch.values.data();
       std::iota(order, order + N, 0);
       random.Shuffle({order, static_cast<std::size_t>(N)});
-      CopyInts(row, N, values);
-      ZeroInts(row, N);
+      if constexpr (std::is_same_v<Entry, int>) {
+        CopyInts(row, N, values);
+      } else {
+        for (int n = 0; n < N; ++n) values[n] = row[n];
+      }
+      ZeroEntries(row, N);
       int kept = 0, kept_nodes = 0;
       for (int i = 0; i < N && kept < max_replicas && kept_nodes < options.max_nodes_per_job; ++i) {
         const int take = std::min(values[order[i]], max_replicas - kept);
         kept += take;
         kept_nodes += take > 0;
-        row[order[i]] = take;
+        row[order[i]] = static_cast<Entry>(take);
       }
       int still = 0;  // the kept replicas are on listed nodes
       for (int i = 0; i < nodes; ++i) {
@@ -679,9 +718,9 @@ __attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
     total = 0;
     for (int i = 0; i < nodes; ++i) {
       const int n = listed[i];
-      const int take = std::min(row[n], std::max(capacity[n] - used[n], 0));
+      const int take = std::min(static_cast<int>(row[n]), std::max(capacity[n] - used[n], 0));
       used[n] += take;
-      row[n] = take;
+      row[n] = static_cast<Entry>(take);
       total += take;
     }
     // (5) min_replicas (pollux.py:416-419); a bound ≤ 0 never applies.
@@ -710,6 +749,18 @@ __attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
   return HashFinish(hash);
 }
 
+// RepairEntries compiled for each entry type and instruction set.
+__attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
+    const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, int* state,
+    GaScratch& scratch, GaRowSummary* __restrict rows, int& active_nodes) {
+  return RepairEntries(problem, options, random, state, scratch, rows, active_nodes);
+}
+__attribute__((target_clones("avx2", "default"))) std::uint64_t Repair(
+    const GaProblem& problem, const GaOptions& options, PhiloxRandom& random, Narrow* state,
+    GaScratch& scratch, GaRowSummary* __restrict rows, int& active_nodes) {
+  return RepairEntries(problem, options, random, state, scratch, rows, active_nodes);
+}
+
 // The contract the operators rely on (pollux_ga.hpp): entries and replica caps are counts.
 void CheckCounts(const GaProblem& problem, const GaState& state) {
   const std::size_t size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
@@ -729,7 +780,7 @@ void RepairState(const GaProblem& problem, const GaOptions& options, PhiloxRando
   GaScratch scratch(problem);
   std::vector<GaRowSummary> rows(problem.num_jobs);
   int active_nodes = 0;
-  Repair(problem, options, random, state, scratch, rows.data(), active_nodes);
+  Repair(problem, options, random, state.data(), scratch, rows.data(), active_nodes);
 }
 
 namespace {
@@ -773,9 +824,9 @@ inline int FirstBelow(const std::uint32_t* words, int count, std::uint32_t thres
 // given), and the hits are read. A job without replicas on the node (entry 0) hits below
 // `absent` and then always grows (high ≥ 1 on a free node), to U{0..high}. Returns the words
 // drawn; reads at most 2·J + kScanWords of them.
-template <typename NextHolder>
+template <typename Entry, typename NextHolder>
 [[gnu::always_inline]] inline std::size_t SparseTurn(const std::uint32_t* __restrict words,
-                                                     int* __restrict column, std::size_t stride,
+                                                     Entry* __restrict column, std::size_t stride,
                                                      int J, int high, std::uint64_t absent,
                                                      std::uint64_t present,
                                                      NextHolder next_holder) {
@@ -788,16 +839,19 @@ template <typename NextHolder>
       drawn += t;
       j += t;
       if (j == stop) break;
-      column[static_cast<std::size_t>(j) * stride] = static_cast<int>(
+      column[static_cast<std::size_t>(j) * stride] = static_cast<Entry>(
           (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high + 1)) >> 32);
       drawn += 2;
       ++j;
     }
     if (j == J) return drawn;
-    int& entry = column[static_cast<std::size_t>(j) * stride];  // > 0
-    if (words[drawn++] < present && entry < high) {
-      entry += static_cast<int>(
-          (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+    Entry& entry = column[static_cast<std::size_t>(j) * stride];  // > 0
+    const int current = entry;
+    if (words[drawn++] < present && current < high) {
+      entry = static_cast<Entry>(
+          current + static_cast<int>((std::uint64_t{words[drawn++]} *
+                                      static_cast<std::uint64_t>(high - current + 1)) >>
+                                     32));
     }
     ++j;
   }
@@ -805,12 +859,14 @@ template <typename NextHolder>
 
 // pollux.py:354-374. Draws are compared as words against PhiloxRandom::Threshold, which is the
 // same test as Uniform() < p.
-__attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
-                                                              PhiloxRandom& random, GaState& state,
-                                                              GaScratch& scratch) {
+// `state` and `base` (the base state) hold J×N entries.
+template <typename Entry>
+[[gnu::always_inline]] inline void MutateEntries(const GaProblem& problem, PhiloxRandom& random,
+                                                 Entry* __restrict state,
+                                                 const Entry* __restrict base, GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   const std::uint64_t one_in_ten = scratch.one_in_ten;
-  auto row = [&](int j) { return state.data() + static_cast<std::size_t>(j) * N; };
+  auto row = [&](int j) { return state + static_cast<std::size_t>(j) * N; };
   // Step 1 draws J words; step 2 one word per row and N more for a row it picks. Each reads its
   // words from a reserved window (a window per row in step 2: a window for all rows would be
   // J·(1 + N) words, of which step 2 draws about a tenth).
@@ -818,7 +874,7 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     const std::uint32_t* __restrict words = random.Reserve(static_cast<std::size_t>(J)).data();
     for (int j = 0; j < J; ++j) {
       if (words[j] < one_in_ten) {
-        CopyInts(problem.base_state.data() + static_cast<std::size_t>(j) * N, N, row(j));
+        CopyEntries(base + static_cast<std::size_t>(j) * N, N, row(j));
       }
     }
     random.Skip(J);
@@ -829,8 +885,8 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
       random.Skip(1);
       continue;
     }
-    int* r = row(j);
-    for (int n = 0; n < N; ++n) r[n] = words[1 + n] < one_in_ten ? 0 : r[n];
+    Entry* __restrict r = row(j);
+    for (int n = 0; n < N; ++n) r[n] = words[1 + n] < one_in_ten ? Entry{0} : r[n];
     random.Skip(1 + static_cast<std::size_t>(N));
   }
   // Step 3, node by node: a node's replicas and jobs are those of its column just before its
@@ -845,13 +901,13 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     // not depend on the words, so the walk over them waits for no load.
     const std::uint32_t* __restrict words = random.Reserve(2 * static_cast<std::size_t>(N)).data();
     std::size_t drawn = 0;
-    int* __restrict entries = state.data();
+    Entry* __restrict entries = state;
     for (int n = 0; n < N; ++n) {
       const int high = problem.node_capacity[n], current = entries[n];
       const int free = high - current >= 1;
       const int step = static_cast<int>(
           (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >> 32);
-      entries[n] = current + (step & -free);
+      entries[n] = static_cast<Entry>(current + (step & -free));
       drawn += 2 * static_cast<std::size_t>(free);
     }
     random.Skip(drawn);
@@ -873,7 +929,7 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   std::uint64_t* __restrict holder_masks = scratch.holder_masks.data();
   if (!masked && !listed) {  // few jobs, or many on few nodes
     for (int j = 0; j < J; ++j) {
-      const int* __restrict r = row(j);
+      const Entry* __restrict r = row(j);
       for (int n = 0; n < N; ++n) {
         column_used[n] += r[n];
         column_holders[n] += r[n] > 0;
@@ -912,7 +968,7 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     start[0] = 0;
   }
   for (int n = 0; n < N; ++n) {
-    int* __restrict column = state.data() + n;
+    Entry* __restrict column = state + n;
     const int high = problem.node_capacity[n];  // max replicas of a 1-GPU job on node n
     if (high - column_used[n] < 1) continue;
     const std::uint64_t present = scratch.present[column_holders[n]];
@@ -921,7 +977,7 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
     std::size_t drawn = 0;
     if (J <= kBranchFreeJobs) {  // few jobs: hits are frequent (p ≥ 1/J), tested without a branch
       for (int j = 0; j < J; ++j) {
-        int& entry = column[static_cast<std::size_t>(j) * N];
+        Entry& entry = column[static_cast<std::size_t>(j) * N];
         const int current = entry;
         // Integer arithmetic, not selects: the compiler keeps it without branches.
         const int hit = words[drawn] < (current > 0 ? present : absent);
@@ -929,7 +985,7 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
         const int step = static_cast<int>(
             (std::uint64_t{words[drawn + 1]} * static_cast<std::uint64_t>(high - current + 1)) >>
             32);
-        entry = current + (step & -grows);
+        entry = static_cast<Entry>(current + (step & -grows));
         drawn += 1 + static_cast<std::size_t>(grows);
       }
     } else if (masked) {  // many jobs: hits are rare; bit j of the mask: job j on the node
@@ -947,11 +1003,14 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
                          [&] { return holder != last ? *holder++ : J; });
     } else {  // many jobs on few nodes: hits are rare, the column is short
       for (int j = 0; j < J; ++j) {
-        int& entry = column[static_cast<std::size_t>(j) * N];
-        if (words[drawn++] >= (entry > 0 ? present : absent)) continue;
-        if (entry < high) {
-          entry += static_cast<int>(
-              (std::uint64_t{words[drawn++]} * static_cast<std::uint64_t>(high - entry + 1)) >> 32);
+        Entry& entry = column[static_cast<std::size_t>(j) * N];
+        const int current = entry;
+        if (words[drawn++] >= (current > 0 ? present : absent)) continue;
+        if (current < high) {
+          entry = static_cast<Entry>(
+              current + static_cast<int>((std::uint64_t{words[drawn++]} *
+                                          static_cast<std::uint64_t>(high - current + 1)) >>
+                                         32));
         }
       }
     }
@@ -959,21 +1018,40 @@ __attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& p
   }
 }
 
+// MutateEntries compiled for each entry type and instruction set.
+__attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
+                                                              PhiloxRandom& random, int* state,
+                                                              const int* base, GaScratch& scratch) {
+  MutateEntries(problem, random, state, base, scratch);
+}
+__attribute__((target_clones("avx2", "default"))) void Mutate(const GaProblem& problem,
+                                                              PhiloxRandom& random, Narrow* state,
+                                                              const Narrow* base,
+                                                              GaScratch& scratch) {
+  MutateEntries(problem, random, state, base, scratch);
+}
+
 }  // namespace
 
 void MutateState(const GaProblem& problem, PhiloxRandom& random, GaState& state) {
   CheckCounts(problem, state);
   GaScratch scratch(problem);
-  Mutate(problem, random, state, scratch);
+  Mutate(problem, random, state.data(), problem.base_state.data(), scratch);
 }
 
 namespace {
 
 // The states of one GA run: slots of J×N entries reused through a free list, so that an offspring
-// costs no allocation; each slot keeps the hash of its state for the duplicate set.
+// costs no allocation; each slot keeps the hash of its state for the duplicate set. Entries are
+// int or Narrow (see Narrow).
+template <typename Entry>
 class StatePool {
  public:
-  StatePool(std::size_t state_size, int num_jobs) : state_size_(state_size), num_jobs_(num_jobs) {}
+  using State = std::vector<Entry>;
+  explicit StatePool(const GaProblem& problem)
+      : state_size_(problem.base_state.size()),
+        num_jobs_(problem.num_jobs),
+        base_(problem.base_state.begin(), problem.base_state.end()) {}
   int Acquire() {
     if (free_.empty()) {
       states_.emplace_back(state_size_);
@@ -987,12 +1065,21 @@ class StatePool {
     return slot;
   }
   void Release(int slot) { free_.push_back(slot); }
-  GaState& operator[](int slot) { return states_[slot]; }
-  const GaState& operator[](int slot) const { return states_[slot]; }
+  State& operator[](int slot) { return states_[slot]; }
+  const State& operator[](int slot) const { return states_[slot]; }
+  /// The base state's entries.
+  const Entry* base() const { return base_.data(); }
+  /// Sets the slot's state to `state` (entries that fit Entry).
+  void Assign(int slot, const GaState& state) {
+    std::transform(state.begin(), state.end(), states_[slot].begin(),
+                   [](int v) { return static_cast<Entry>(v); });
+  }
+  /// The slot's state as ints.
+  GaState Ints(int slot) const { return GaState(states_[slot].begin(), states_[slot].end()); }
   /// Repairs the slot's state after its last other change, and keeps its hash and summary.
   void Repair(int slot, const GaProblem& problem, const GaOptions& options, PhiloxRandom& random,
               GaScratch& scratch) {
-    hashes_[slot] = adaptsim::Repair(problem, options, random, states_[slot], scratch,
+    hashes_[slot] = adaptsim::Repair(problem, options, random, states_[slot].data(), scratch,
                                      rows_[slot].data(), active_nodes_[slot]);
   }
   std::uint64_t hash(int slot) const { return hashes_[slot]; }
@@ -1001,13 +1088,18 @@ class StatePool {
     if (problem.evaluate_summary) {
       return problem.evaluate_summary({rows_[slot], active_nodes_[slot]});
     }
-    return problem.evaluate(states_[slot]);
+    if constexpr (std::is_same_v<Entry, int>) {
+      return problem.evaluate(states_[slot]);
+    } else {
+      return problem.evaluate(Ints(slot));
+    }
   }
 
  private:
   std::size_t state_size_;
   int num_jobs_;
-  std::vector<GaState> states_;
+  State base_;
+  std::vector<State> states_;
   std::vector<std::uint64_t> hashes_;
   std::vector<std::vector<GaRowSummary>> rows_;  ///< per slot: its repaired state's rows
   std::vector<int> active_nodes_;                ///< per slot: its nodes with a replica
@@ -1016,9 +1108,10 @@ class StatePool {
 
 // A set of pool slots with distinct states (open addressing on the sealed hashes, equality of the
 // states decides): the duplicate elimination of P:pymoo/model/mating.py.
+template <typename Pool>
 class StateSet {
  public:
-  explicit StateSet(const StatePool& pool) : pool_(pool) {}
+  explicit StateSet(const Pool& pool) : pool_(pool) {}
   void Clear(std::size_t expected) {
     std::size_t capacity = 16;
     while (capacity < 2 * expected) capacity *= 2;
@@ -1054,7 +1147,7 @@ class StateSet {
     }
   }
 
-  const StatePool& pool_;
+  const Pool& pool_;
   std::vector<int> table_;
   std::size_t size_ = 0;
 };
@@ -1083,8 +1176,9 @@ struct SurvivalScratch {
 // `survivors`. The states of the individuals that do not survive go back to the pool. When the
 // first `sorted_prefix` individuals of `pop` are the survivors of the previous call, their
 // lexicographic order from that call is reused (SortFronts merges the rest into it).
+template <typename Pool>
 void Survive(const std::vector<Individual>& pop, std::size_t sorted_prefix, int n_survive,
-             PhiloxRandom& random, StatePool& pool, SurvivalScratch& scratch,
+             PhiloxRandom& random, Pool& pool, SurvivalScratch& scratch,
              std::vector<Individual>& survivors) {
   std::vector<GaObjectives>& values = scratch.values;
   values.clear();
@@ -1208,9 +1302,10 @@ void SelectParents(const std::vector<Individual>& pop, int matings, PhiloxRandom
 }
 
 // Offspring by crossover, mutation, repair and duplicate elimination (P:pymoo/model/mating.py).
+template <typename Pool>
 std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
-                             const std::vector<Individual>& pop, PhiloxRandom& random,
-                             StatePool& pool, StateSet& seen, GaScratch& scratch) {
+                             const std::vector<Individual>& pop, PhiloxRandom& random, Pool& pool,
+                             StateSet<Pool>& seen, GaScratch& scratch) {
   const int J = problem.num_jobs, N = problem.num_nodes;
   seen.Clear(pop.size() + 2 * static_cast<std::size_t>(options.population_size));
   for (const Individual& ind : pop) seen.Insert(ind.slot);
@@ -1227,26 +1322,26 @@ std::vector<Individual> Mate(const GaProblem& problem, const GaOptions& options,
     children.clear();
     for (int m = 0; m < matings; ++m) {
       const int child_a = pool.Acquire(), child_b = pool.Acquire();  // may move the slots
-      const GaState& a = pool[pop[scratch.parents[2 * m]].slot];
-      const GaState& b = pool[pop[scratch.parents[2 * m + 1]].slot];
+      const auto& a = pool[pop[scratch.parents[2 * m]].slot];
+      const auto& b = pool[pop[scratch.parents[2 * m + 1]].slot];
       // Single point over jobs: rows j < point are swapped (pollux.py:339-352).
       std::size_t split = 0;
       if (random.Uniform() < options.crossover_probability) {
         split = static_cast<std::size_t>(random.Below(J)) * N;
       }
-      GaState& ca = pool[child_a];
-      GaState& cb = pool[child_b];
+      auto& ca = pool[child_a];
+      auto& cb = pool[child_b];
       const std::size_t rest = a.size() - split;
-      CopyInts(b.data(), split, ca.data());
-      CopyInts(a.data() + split, rest, ca.data() + split);
-      CopyInts(a.data(), split, cb.data());
-      CopyInts(b.data() + split, rest, cb.data() + split);
+      CopyEntries(b.data(), split, ca.data());
+      CopyEntries(a.data() + split, rest, ca.data() + split);
+      CopyEntries(a.data(), split, cb.data());
+      CopyEntries(b.data() + split, rest, cb.data() + split);
       children.push_back(child_a);
       children.push_back(child_b);
     }
     fresh.clear();
     for (int child : children) {
-      Mutate(problem, random, pool[child], scratch);
+      Mutate(problem, random, pool[child].data(), pool.base(), scratch);
       pool.Repair(child, problem, options, random, scratch);
       if (seen.Insert(child)) {
         fresh.push_back(child);
@@ -1309,12 +1404,14 @@ std::uint64_t CountRepairedStates(const GaProblem& problem, const GaOptions& opt
   return states;
 }
 
-GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
-                     const GaOptions& options, PhiloxRandom& random, GaRunControl control) {
-  ADAPTSIM_CHECK(!initial.empty());
-  const std::size_t state_size = static_cast<std::size_t>(problem.num_jobs) * problem.num_nodes;
+namespace {
+
+// RunPolluxGa with states of Entry entries.
+template <typename Entry>
+GaResult RunGa(const GaProblem& problem, const std::vector<GaState>& initial,
+               const GaOptions& options, PhiloxRandom& random, GaRunControl control) {
   GaResult result;
-  StatePool pool(state_size, problem.num_jobs);
+  StatePool<Entry> pool(problem);
   StateSet seen(pool);
   GaScratch scratch(problem);
   std::vector<Individual> pop;
@@ -1322,7 +1419,7 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   for (const GaState& state : initial) {
     CheckCounts(problem, state);
     const int slot = pool.Acquire();
-    pool[slot] = state;
+    pool.Assign(slot, state);
     pool.Repair(slot, problem, options, random, scratch);
     if (seen.Insert(slot)) {
       pop.push_back({slot});
@@ -1363,10 +1460,26 @@ GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initi
   for (const Individual& ind : pop) values.push_back(ind.f);
   const std::vector<std::vector<int>> fronts = NonDominatedFronts(values);
   for (int i : fronts.front()) {
-    result.front.push_back(pool[pop[i].slot]);
+    result.front.push_back(pool.Ints(pop[i].slot));
     result.values.push_back(pop[i].f);
   }
   return result;
+}
+
+}  // namespace
+
+GaResult RunPolluxGa(const GaProblem& problem, const std::vector<GaState>& initial,
+                     const GaOptions& options, PhiloxRandom& random, GaRunControl control) {
+  ADAPTSIM_CHECK(!initial.empty());
+  // Narrow entries when every count the run can hold fits them (see Narrow).
+  constexpr int kNarrowMax = std::numeric_limits<Narrow>::max();
+  auto fits = [](const std::vector<int>& counts) {
+    return std::all_of(counts.begin(), counts.end(), [](int v) { return v <= kNarrowMax; });
+  };
+  const bool narrow = control.narrow_entries && fits(problem.node_capacity) &&
+                      fits(problem.base_state) && std::all_of(initial.begin(), initial.end(), fits);
+  if (narrow) return RunGa<Narrow>(problem, initial, options, random, control);
+  return RunGa<int>(problem, initial, options, random, control);
 }
 
 }  // namespace adaptsim

@@ -192,6 +192,9 @@ struct GaRunControl {
   /// Stop early once the population holds every state the repair can return (see RunPolluxGa);
   /// false runs every generation (same result, for tests).
   bool stop_when_exhausted = true;
+  /// Store the run's states with one byte an entry when every count fits (node capacities, base
+  /// and initial entries ≤ 127), else with ints; false: ints always (same result, for tests).
+  bool narrow_entries = true;
 };
 
 /// Runs the GA from `initial` (≥ 1 state of the problem's shape). Once the population holds
