@@ -8,10 +8,10 @@
 
 #include "adaptsim/error.hpp"
 #include "adaptsim/gavel_rounds.hpp"
+#include "adaptsim/job_mapping.hpp"
 #include "adaptsim/milp_problem.hpp"
 #include "adaptsim/pollux_application.hpp"
 #include "adaptsim/pollux_workload.hpp"
-#include "adaptsim/job_mapping.hpp"
 #include "shockwave_fairness.hpp"
 #include "shockwave_window_milp.hpp"
 
