@@ -82,7 +82,7 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
          "(aws=16)"},
         {"sia_fig8", "sia_fig8.toml",
          "Fig. 8: finish-time fairness rho (Eq. 3, isolated runs per GPU type), Helios (10) x "
-         "Sia, Pollux, Gavel+TJ, Themis+TJ, Shockwave+TJ on the mixed cluster"}}}};
+         "Sia, Pollux, Gavel+TJ, Themis+TJ on the mixed cluster"}}}};
   return kPapers;
 }
 

@@ -440,7 +440,10 @@ if paper == "sia":
         expect(r["unfair_fraction"], float((rho > 1).sum() / (rho > 0).sum()), "fig 8 unfair")
         expect(r["worst_rho"], max(t["worst_ftf_rho_type_weighted"] for t in fig8
                                    if t["policy"] == policy), "fig 8 worst rho (summary)")
-        expect(r["paper_worst_rho"], stated8[policy]["worst_rho"], "fig 8 paper")
+        if policy in stated8:
+            expect(r["paper_worst_rho"], stated8[policy]["worst_rho"], "fig 8 paper")
+        else:  # a policy the paper's Fig. 8 does not have (Themis+TJ): no mark
+            assert r["paper_worst_rho"] == "", (policy, r["paper_worst_rho"])
     assert "## Fig. 8 (finish-time fairness" in md, "no Fig. 8 section"
     check_paper_rows(stated8, fig8, "worst_rho")
     rate = tasks("sia_arrival_rate")
