@@ -116,7 +116,23 @@ MilpStatus Classify(const CbcModel& model, bool has_solution) {
 
 }  // namespace
 
+struct CbcSession::Driver {
+  CbcSolverUsefulData data;
+};
+
+CbcSession::CbcSession() : driver_(std::make_unique<Driver>()) {}
+CbcSession::CbcSession(const CbcSession& /*other*/) : driver_(std::make_unique<Driver>()) {}
+CbcSession& CbcSession::operator=(const CbcSession& other) {
+  if (this != &other) driver_ = std::make_unique<Driver>();
+  return *this;
+}
+CbcSession::~CbcSession() = default;
+
 MilpSolution SolveWithCbc(const MilpProblem& problem, const MilpOptions& options) {
+  return CbcSession().Solve(problem, options);
+}
+
+MilpSolution CbcSession::Solve(const MilpProblem& problem, const MilpOptions& options) {
   problem.Validate();
   options.Validate();
   const auto start = std::chrono::steady_clock::now();
@@ -124,7 +140,8 @@ MilpSolution SolveWithCbc(const MilpProblem& problem, const MilpOptions& options
   OsiClpSolverInterface solver;
   Load(problem, solver);
   CbcModel model(solver);
-  CbcSolverUsefulData data;
+  CbcSolverUsefulData& data = driver_->data;
+  // CbcMain0 sets the table's values to CBC's defaults; the arguments below set the rest.
   CbcMain0(model, data);
   model.setLogLevel(0);
   std::vector<std::string> args = {"adaptsim",

@@ -97,7 +97,8 @@ std::vector<std::vector<int>> SiaCandidateColumns(
 SiaIlpResult SolveSiaIlp(const SiaMatrix& utility,
                          const std::vector<SiaConfiguration>& configurations,
                          const std::vector<SiaNodeGroup>& groups,
-                         const std::vector<std::optional<int>>& forced, const SiaOptions& options) {
+                         const std::vector<std::optional<int>>& forced, const SiaOptions& options,
+                         CbcSession* session) {
   if (static_cast<int>(configurations.size()) != utility.cols ||
       static_cast<int>(forced.size()) != utility.rows) {
     throw InputError("sia", 0, "forced", "one configuration per column and one entry per job");
@@ -177,7 +178,8 @@ SiaIlpResult SolveSiaIlp(const SiaMatrix& utility,
     MilpOptions milp;
     milp.relative_gap = options.mip_relative_gap;
     milp.max_nodes = options.mip_max_nodes;
-    const MilpSolution solution = SolveWithCbc(problem, milp);
+    const MilpSolution solution =
+        session != nullptr ? session->Solve(problem, milp) : SolveWithCbc(problem, milp);
     result.status = solution.status;
     result.nodes = solution.nodes;
     if (solution.HasSolution()) {

@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/cbc_solver.hpp"
 #include "adaptsim/milp_problem.hpp"
 #include "sia_configurations.hpp"
 #include "sia_goodput_matrix.hpp"
@@ -85,9 +86,12 @@ std::vector<std::vector<int>> SiaCandidateColumns(
 /// restoring), or nullopt. Throws InputError(file "sia", field "forced") when sizes disagree or a
 /// forced column is out of range. Forced jobs that exceed a type's capacity give kInfeasible and
 /// every job unallocated; a node limit gives kFeasible (the best incumbent) or kLimitReached.
+/// `session`: CBC's driver kept across rounds (the same result as without, cheaper); nullptr
+/// solves with a driver of its own.
 SiaIlpResult SolveSiaIlp(const SiaMatrix& utility,
                          const std::vector<SiaConfiguration>& configurations,
                          const std::vector<SiaNodeGroup>& groups,
-                         const std::vector<std::optional<int>>& forced, const SiaOptions& options);
+                         const std::vector<std::optional<int>>& forced, const SiaOptions& options,
+                         CbcSession* session = nullptr);
 
 }  // namespace adaptsim

@@ -31,7 +31,7 @@ std::vector<SiaAllocation> SiaPolicy::Optimize(const std::vector<SiaNodeGroup>& 
     if (jobs[i].scaling_underway) forced[i] = previous[i];
   }
   const SiaMatrix utility = SiaUtilityMatrix(goodput, jobs, previous, options_);
-  SiaIlpResult result = SolveSiaIlp(utility, configurations, groups, forced, options_);
+  SiaIlpResult result = SolveSiaIlp(utility, configurations, groups, forced, options_, &cbc_);
   nodes_ += result.nodes;
   if (result.status != MilpStatus::kOptimal) ++not_optimal_;
   if (result.status == MilpStatus::kFeasible) {

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "adaptsim/cbc_solver.hpp"
 #include "sia_configurations.hpp"
 #include "sia_goodput_matrix.hpp"
 #include "sia_options.hpp"
@@ -53,6 +54,7 @@ class SiaPolicy {
   std::map<int, SiaConfiguration> previous_;  ///< by job id
   std::int64_t rounds_ = 0, not_optimal_ = 0, nodes_ = 0;
   std::string diagnostics_;
+  CbcSession cbc_;  ///< CBC's driver, kept across rounds (docs/performance.md, "Sia whole runs")
 };
 
 }  // namespace adaptsim
