@@ -6,7 +6,8 @@
 
 Reads the sweeps' results files DIR/<sweep>.h5 (those that exist), draws the paper's figures into
 DIR/figures/ (analysis/figures.py, analysis/pollux_figures.py,
-analysis/heterogeneous_figures.py, analysis/sia_figures.py) and writes DIR/reproduction.md and
+analysis/heterogeneous_figures.py, analysis/sia_figures.py, analysis/cross_family_figure.py)
+and writes DIR/reproduction.md and
 DIR/reproduction.csv: for every number the paper, its artifact or its reference runs state, the
 stated value, adaptsim's value, their ratio, and whether adaptsim lands on the paper's side
 (check "direction": same side of the pivot; "within": inside the relative tolerance;
@@ -33,6 +34,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adaptsim_style as st  # noqa: E402
 import adaptsim_tables  # noqa: E402
+import cross_family_figure  # noqa: E402
 import figures  # noqa: E402
 import heterogeneous_figures  # noqa: E402
 import pollux_figures  # noqa: E402
@@ -43,8 +45,16 @@ SWEEPS = {
     "shockwave": ["canonical", "pollux_canonical", "scale", "planning_window"],
     "pollux": ["pollux_jobload", "pollux_interval", "pollux_realistic", "pollux_fairness"],
     "gavel": ["heterogeneous", "gavel_job_rate"],
-    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime", "sia_table4", "sia_fig8"],
+    "sia": ["sia_table3", "sia_arrival_rate", "sia_policy_runtime", "sia_table4", "sia_fig8",
+            "cross_family_canonical"],
 }
+# The cross-family figure of `reproduce sia` (analysis/cross_family_figure.py): one row per
+# scenario, (label, sweep); a row whose results file is absent is left out.
+CROSS_FAMILY_SCENARIOS = [
+    ("Shockwave trace · 120 jobs · 32 GPUs", "cross_family_canonical"),
+    ("Philly · 64 T4 (Table 4)", "sia_table4"),
+    ("Helios · 64 mixed GPUs (Fig. 8)", "sia_fig8"),
+]
 # Sweeps beyond the paper's evaluation (`adaptsim reproduce --only NAME`): listed and drawn when
 # their results file exists, otherwise left out.
 OPTIONAL_SWEEPS = {
@@ -379,6 +389,11 @@ def draw(paper, results, data, numbers_path, adaptsim=None):
         written += sia_figures.draw_all(path("sia_table3"), path("sia_arrival_rate"),
                                         path("sia_policy_runtime"), out, numbers_path,
                                         path("sia_table4"), path("sia_fig8"))
+        scenarios = [(label, [path(name)], []) for label, name in CROSS_FAMILY_SCENARIOS
+                     if path(name)]
+        if scenarios:
+            cross_family_figure.draw_all(scenarios, out)
+            written.append("cross_family")
     else:
         files = [p for p in (path(name) for name in SWEEPS["pollux"]) if p]
         if files:

@@ -147,7 +147,7 @@ TEST(TunedJobRoundView, ShockwaveIterationTimeUsesTheTypesGlobalLocalBatch) {
 
 // deepspeech2 at K = 12, B = 640: on dgx-ext (2 × 8 GPUs) the prediction's batch (53 on (8, 4))
 // lies outside the profile, where the reference asserts (`shockwave.py:973`); the mean leaves
-// that type out. With no type left it is an InputError naming the batch size.
+// that type out. With no type left it falls back to the executed batch's time.
 TEST(TunedJobRoundView, MeanIterationTimeLeavesOutTypesWithoutProfileData) {
   ADAPTSIM_REQUIRE_DATA();
   GpuTypeApplications apps(DataPath("sia/traces"));
@@ -164,9 +164,17 @@ TEST(TunedJobRoundView, MeanIterationTimeLeavesOutTypesWithoutProfileData) {
   const std::vector<IntervalNodeGroup> groups = {{"aws", 6, 4, 0, 0}, {"dgx-ext", 2, 8, 6, 0}};
   EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, groups, 12, 640),
                    ShockwaveTunedJobIterationTime(aws, 4, 6, 12, 640, 1.0));
+  // dgx-ext alone (an isolated run there): the batch the job executes on (8, 4) — 640 over 12
+  // GPUs is 54 per GPU, beyond the placement's 40, so one accumulation step of 27, capped at
+  // floor(640 / 24) = 26 by the largest batch, 640.
   job.apps_by_group = {&dgx};
+  const StepTimes at26 = dgx.Throughput({8, 4}, 26);
+  const double executed = at26.step_time_s + (at26.step_time_s - at26.sync_time_s);
+  EXPECT_DOUBLE_EQ(TunedJobExecutedIterationTime(dgx, 8, 2, 12, 640, 1.0), executed);
+  EXPECT_DOUBLE_EQ(TunedJobMeanIterationTime(job, {groups[1]}, 12, 640), executed);
+  // With the type's whole profile beyond reach (K larger than its GPUs) it stays an input error.
   try {
-    TunedJobMeanIterationTime(job, {groups[1]}, 12, 640);
+    TunedJobMeanIterationTime(job, {{"dgx-ext", 1, 8, 6, 0}}, 12, 640);
     ADD_FAILURE() << "expected InputError";
   } catch (const InputError& error) {
     EXPECT_EQ(error.field(), "batch_size");

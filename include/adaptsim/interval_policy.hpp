@@ -132,6 +132,11 @@ class IntervalPolicy {
   virtual bool FixedReplicas() const { return false; }
   /// Policy statistics for the results file (name -> value).
   virtual std::map<std::string, double> Statistics() const { return {}; }
+  /// Makes this policy use `donor`'s caches of pure functions (values that depend only on their
+  /// inputs, bit for bit: the throughput-model fits by their samples), so that the fresh
+  /// instances of a task's isolated runs (adaptsim/isolated_times.hpp) fit each sample list once.
+  /// Results are unchanged; a donor of another policy class shares nothing. Default: nothing.
+  virtual void ShareCachesWith(IntervalPolicy& donor) { (void)donor; }
 };
 
 /// Builds a fresh instance of a task's policy with the task's options (the isolated runs of Sia's

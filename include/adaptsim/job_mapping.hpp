@@ -118,11 +118,22 @@ double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per
 /// every real type of the cluster) for `num_replicas` K' and `batch_size` B' (shockwave_tj caps K
 /// and sets ncf's B, docs/sia.md §11), each group's profile and the job's slowdown, s. A group
 /// whose profile has no data at the predicted (placement, batch) — the reference asserts there,
-/// `shockwave.py:973` (deepspeech2 at K = 12, B = 640 on dgx-ext) — is left out of the mean;
-/// InputError(field "batch_size") when every group is.
+/// `shockwave.py:973` (deepspeech2 at K = 12, B = 640 on dgx-ext) — is left out of the mean.
+/// When every group is (a cluster of that one type, as an isolated run on dgx-ext, docs/sia.md
+/// §12), the mean of TunedJobExecutedIterationTime over the groups instead; InputError(field
+/// "batch_size") when that has no data either.
 double TunedJobMeanIterationTime(const IntervalJobView& job,
                                  const std::vector<IntervalNodeGroup>& groups, int num_replicas,
                                  int batch_size);
+
+/// The iteration time, s, of a TunedJobs job at the batch it executes on K = `num_replicas` GPUs
+/// packed gpus_per_node per node of a type whose profile is `app`: GavelTunedJobBatch (B at the
+/// placement's m_max, the memory cap), the engine's cap m ≤ floor(max_batch/(K(s+1))), then
+/// (step + (step − sync)·s)·slowdown. The engine's own timing of that placement (adaptsim's
+/// fallback for TunedJobMeanIterationTime, docs/sia.md §11; no reference formula). Throws
+/// InputError(field "num_replicas") when K exceeds the type's GPUs, and the profile's errors.
+double TunedJobExecutedIterationTime(const PolluxApplication& app, int gpus_per_node, int num_nodes,
+                                     int num_replicas, int batch_size, double slowdown);
 
 /// S_j: iterations to complete at batch `batch_size` = app.Iteration(B, completion_epoch)
 /// (`cluster.py:492-493`).

@@ -33,7 +33,8 @@ void AddReproduceCommand(CLI::App& app, const CommandContext& context, CommandLi
       "write OUT/reproduction.md: shockwave (NSDI'23: canonical, scale, planning window), pollux "
       "(OSDI'21: job load, interval, realistic, fairness), gavel (OSDI'20: job-rate study, "
       "heterogeneous clusters incl. Shockwave on mixed GPUs), sia (SOSP'23: Table 3, Fig. 7 "
-      "arrival rate, Fig. 9 policy runtime, Table 4 on 64 T4)");
+      "arrival rate, Fig. 9 policy runtime, Table 4 on 64 T4, Fig. 8 fairness on the mixed "
+      "cluster; every family on the same jobs)");
   cmd->footer(
       "Examples:\n  mpirun -n 3 adaptsim reproduce shockwave --out results/reproduce-shockwave\n"
       "  mpirun -n 3 adaptsim reproduce gavel --only gavel_job_rate\n"

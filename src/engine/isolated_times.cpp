@@ -89,6 +89,7 @@ IsolatedRunReport IsolatedTimes(const PolluxWorkload& workload,
     isolated.max_replicas_per_job = job_cap;
     isolated.isolated_ftf = IsolatedFtf::kOff;
     const std::unique_ptr<IntervalPolicy> policy = make_policy();
+    policy->ShareCachesWith(*probe);  // one fit memo for all the task's isolated runs
     const SimulationResult result = SimulateIntervals(one, profiles, *policy, isolated, {}, budget);
     ++report.runs;
     if (result.status != TaskStatus::kOk && report.status == TaskStatus::kOk) {

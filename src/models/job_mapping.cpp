@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "adaptsim/catalogue_throughput.hpp"
@@ -75,21 +76,46 @@ double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per
 double TunedJobMeanIterationTime(const IntervalJobView& job,
                                  const std::vector<IntervalNodeGroup>& groups, int num_replicas,
                                  int batch_size) {
-  double sum = 0.0;
-  int counted = 0;
+  using IterationTime = double (*)(const PolluxApplication&, int, int, int, int, double);
   std::string skipped;
-  for (std::size_t t = 0; t < groups.size(); ++t) {
-    try {
-      sum += ShockwaveTunedJobIterationTime(*job.apps_by_group[t], groups[t].gpus_per_node,
-                                            groups[t].num_nodes, num_replicas, batch_size,
-                                            job.slowdown);
-      ++counted;
-    } catch (const InputError& error) {  // no profile data there: shockwave.py:973 asserts
-      skipped = error.what();
+  // The mean of `time` over the groups whose profile has data for it.
+  auto mean = [&](IterationTime time) -> std::optional<double> {
+    double sum = 0.0;
+    int counted = 0;
+    for (std::size_t t = 0; t < groups.size(); ++t) {
+      try {
+        sum += time(*job.apps_by_group[t], groups[t].gpus_per_node, groups[t].num_nodes,
+                    num_replicas, batch_size, job.slowdown);
+        ++counted;
+      } catch (const InputError& error) {  // no profile data there: shockwave.py:973 asserts
+        skipped += (skipped.empty() ? "" : "; ") + std::string(error.what());
+      }
     }
+    return counted > 0 ? std::optional<double>(sum / counted) : std::nullopt;
+  };
+  if (const std::optional<double> predicted = mean(&ShockwaveTunedJobIterationTime)) {
+    return *predicted;
   }
-  if (counted == 0) throw InputError(job.spec->name, job.spec->line, "batch_size", skipped);
-  return sum / counted;
+  // No type has data at the prediction's batch: the batch the job executes instead (docs/sia.md
+  // §11), so that a type it runs on is never without an estimate.
+  if (const std::optional<double> executed = mean(&TunedJobExecutedIterationTime)) return *executed;
+  throw InputError(job.spec->name, job.spec->line, "batch_size", skipped);
+}
+
+double TunedJobExecutedIterationTime(const PolluxApplication& app, int gpus_per_node, int num_nodes,
+                                     int num_replicas, int batch_size, double slowdown) {
+  if (num_replicas > gpus_per_node * num_nodes) {
+    throw InputError(app.dir(), 0, "num_replicas",
+                     std::to_string(num_replicas) + " replicas exceed the type's " +
+                         std::to_string(gpus_per_node * num_nodes) + " GPUs");
+  }
+  const std::vector<int> placement = PackedPlacement(num_replicas, gpus_per_node);
+  const BatchConfig batch = GavelTunedJobBatch(app, batch_size, placement);
+  const int count = num_replicas * (batch.accum_steps + 1);  // the engine's cap
+  const int atomic_bsz = std::min(batch.atomic_bsz, app.max_batch_size() / count);
+  const StepTimes times = app.Throughput(placement, atomic_bsz);
+  return (times.step_time_s + (times.step_time_s - times.sync_time_s) * batch.accum_steps) *
+         slowdown;
 }
 
 BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,

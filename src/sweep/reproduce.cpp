@@ -82,7 +82,11 @@ const std::map<std::string, std::vector<ReproductionSweep>>& Papers() {
          "(aws=16)"},
         {"sia_fig8", "sia_fig8.toml",
          "Fig. 8: finish-time fairness rho (Eq. 3, isolated runs per GPU type), Helios (10) x "
-         "Sia, Pollux, Gavel+TJ, Themis+TJ on the mixed cluster"}}}};
+         "Sia, Pollux, Gavel+TJ, Themis+TJ, Shockwave+TJ on the mixed cluster"},
+        {"cross_family_canonical", "cross_family_canonical.toml",
+         "both families on Shockwave's 120-job trace, 32 GPUs: Shockwave, Themis, Gavel (round "
+         "engine), Pollux, Sia (interval engine); with Table 4 and Fig. 8 the rows of the "
+         "cross-family figure"}}}};
   return kPapers;
 }
 

@@ -446,6 +446,25 @@ if paper == "sia":
             assert r["paper_worst_rho"] == "", (policy, r["paper_worst_rho"])
     assert "## Fig. 8 (finish-time fairness" in md, "no Fig. 8 section"
     check_paper_rows(stated8, fig8, "worst_rho")
+    # The cross-family figure: a row per scenario whose sweep ran, a bar per policy, each number
+    # recomputed from that sweep's tasks; on the mixed cluster (Fig. 8) rho is Eq. 3's.
+    import reproduction_report  # noqa: E402
+    sweep_of = dict(reproduction_report.CROSS_FAMILY_SCENARIOS)
+    cross = figure_rows("cross_family")
+    assert {r["scenario"] for r in cross} == {
+        label for label, name in sweep_of.items() if os.path.exists(os.path.join(out, name + ".h5"))
+    }, cross
+    for r in cross:
+        ts = [t for t in tasks(sweep_of[r["scenario"]]) if t["policy"] in r["policies"].split()]
+        assert len(ts) == int(r["tasks"]) > 0, r
+        expect(r["mean_jct_h"], np.mean([t["mean_jct_s"] for t in ts]) / 3600, "cross mean JCT")
+        expect(r["makespan_h"], np.mean([t["makespan_s"] for t in ts]) / 3600, "cross makespan")
+        eq3 = sweep_of[r["scenario"]] == "sia_fig8"
+        assert r["rho_column"] == ("ftf_rho_type_weighted" if eq3 else "ftf_rho"), r
+        rho = np.concatenate([(t["rho_eq3"] if eq3 else t["rho"])[np.isfinite(t["rho"]) &
+                                                                  (t["rho"] > 0)] for t in ts])
+        expect(r["worst_rho"], rho.max(), "cross worst rho")
+        expect(r["unfair_percent"], 100 * np.mean(rho > 1), "cross unfair")
     rate = tasks("sia_arrival_rate")
     for r in figure_rows("sia_arrival_rate"):
         if r["panel"] != "mean_jct_h":

@@ -53,7 +53,7 @@ void PolluxPolicy::Observe(const IntervalJobView& job, const StepObservation& ob
   agent.samples.push_back(sample);
   agent.max_profiled_replicas = std::max(agent.max_profiled_replicas, observation.num_replicas);
   const auto start = std::chrono::steady_clock::now();
-  agent.perf = fit_memo_.Fit(agent.samples, job.spec->name);
+  agent.perf = fit_memo_->Fit(agent.samples, job.spec->name);
   fit_wall_s_ += Seconds(start);
   ++fits_;
 }
@@ -376,6 +376,10 @@ IntervalDecision PolluxPolicy::Optimize(const IntervalClusterView& cluster, int 
   previous_front_ = std::move(result.front);
   previous_rows_ = std::move(rows);
   return decision;
+}
+
+void PolluxPolicy::ShareCachesWith(IntervalPolicy& donor) {
+  if (auto* other = dynamic_cast<PolluxPolicy*>(&donor)) fit_memo_ = other->fit_memo_;
 }
 
 std::map<std::string, double> PolluxPolicy::Statistics() const {

@@ -83,6 +83,8 @@ class PolluxPolicy : public IntervalPolicy {
   /// (`S:sia-simulator/cluster_unaware.py:551-554`).
   IntervalDecision Optimize(const IntervalClusterView& cluster, int max_replicas_cap);
   std::map<std::string, double> Statistics() const override;
+  /// Shares the fit memo of a donor of the same class.
+  void ShareCachesWith(IntervalPolicy& donor) override;
 
  private:
   struct Agent {
@@ -104,8 +106,10 @@ class PolluxPolicy : public IntervalPolicy {
   PolluxVariant variant_;
   std::map<int, Agent> agents_;  ///< by job index
   /// Fitted parameters by sample list: jobs of one application that visit the same
-  /// configurations in the same order fit the same data, and a fit is a function of its data.
-  models::ThroughputFitMemo fit_memo_;
+  /// configurations in the same order fit the same data, and a fit is a function of its data;
+  /// shared with the instances of the task's isolated runs (ShareCachesWith).
+  std::shared_ptr<models::ThroughputFitMemo> fit_memo_ =
+      std::make_shared<models::ThroughputFitMemo>();
   std::vector<GaState> previous_front_;
   std::vector<int> previous_rows_;  ///< job index per row of previous_front_
   std::uint32_t round_ = 0;

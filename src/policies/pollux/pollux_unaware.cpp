@@ -155,6 +155,12 @@ IntervalDecision PolluxUnawarePolicy::Optimize(const IntervalClusterView& cluste
   return decision;
 }
 
+void PolluxUnawarePolicy::ShareCachesWith(IntervalPolicy& donor) {
+  if (auto* other = dynamic_cast<PolluxUnawarePolicy*>(&donor)) {
+    pollux_.ShareCachesWith(other->pollux_);
+  }
+}
+
 std::map<std::string, double> PolluxUnawarePolicy::Statistics() const {
   std::map<std::string, double> statistics = pollux_.Statistics();
   statistics["pollux_unaware_dropped_gpus"] = dropped_gpus_;

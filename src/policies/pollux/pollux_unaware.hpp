@@ -85,6 +85,8 @@ class PolluxUnawarePolicy : public IntervalPolicy {
   /// Pollux's statistics plus pollux_unaware_dropped_gpus (GPUs the fix repair left idle, summed
   /// over rounds) and pollux_unaware_fixed_allocations (allocations it repaired).
   std::map<std::string, double> Statistics() const override;
+  /// Shares the fit memo of a donor of the same class (PolluxPolicy::ShareCachesWith).
+  void ShareCachesWith(IntervalPolicy& donor) override;
 
  private:
   PolluxPolicy pollux_;

@@ -47,7 +47,7 @@ void SiaIntervalPolicy::Observe(const IntervalJobView& job, const StepObservatio
   sample.optim_step_time_s = observation.step_time_s;
   model.samples.push_back(sample);
   model.max_profiled_replicas = std::max(model.max_profiled_replicas, observation.num_replicas);
-  model.perf = fit_memo_.Fit(model.samples, job.spec->name);
+  model.perf = fit_memo_->Fit(model.samples, job.spec->name);
   ++fits_;
 }
 
@@ -179,6 +179,10 @@ IntervalDecision SiaIntervalPolicy::Optimize(const IntervalClusterView& cluster)
     decision.allocations[jobs[i].id] = std::move(nodes);
   }
   return decision;
+}
+
+void SiaIntervalPolicy::ShareCachesWith(IntervalPolicy& donor) {
+  if (auto* other = dynamic_cast<SiaIntervalPolicy*>(&donor)) fit_memo_ = other->fit_memo_;
 }
 
 std::map<std::string, double> SiaIntervalPolicy::Statistics() const {

@@ -43,6 +43,8 @@ class SiaIntervalPolicy : public IntervalPolicy {
   IntervalDecision Optimize(const IntervalClusterView& cluster) override;
   bool SupportsGpuTypes() const override { return true; }
   std::map<std::string, double> Statistics() const override;
+  /// Shares the fit memo of a donor of the same class.
+  void ShareCachesWith(IntervalPolicy& donor) override;
 
  private:
   struct TypeModel {
@@ -63,7 +65,9 @@ class SiaIntervalPolicy : public IntervalPolicy {
   SiaPolicy round_;
   std::map<int, Agent> agents_;  ///< by job index
   std::map<const PolluxApplication*, double> thr1_;
-  models::ThroughputFitMemo fit_memo_;  ///< jobs of one application often fit the same samples
+  /// Jobs of one application often fit the same samples; shared with isolated runs' instances.
+  std::shared_ptr<models::ThroughputFitMemo> fit_memo_ =
+      std::make_shared<models::ThroughputFitMemo>();
   std::int64_t fits_ = 0;               ///< model updates (new samples), fitted or memoised
 };
 
