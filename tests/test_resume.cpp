@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -373,6 +374,20 @@ TEST_F(SweepProcessTest, DryRunListsTasksAndRunsNothing) {
   std::string log = Log();
   EXPECT_NE(log.find("4 tasks, 4 to run"), std::string::npos) << log;
   EXPECT_NE(log.find("pending"), std::string::npos) << log;
+}
+
+// On the interval engine a cluster of GPU types counts nodes (docs/sia.md §5): the listing shows
+// the task's GPUs, 6 × 4 + 3 × 8 + 2 × 8 = 64, as the results record them, not the 11 nodes.
+TEST_F(SweepProcessTest, DryRunListsTheGpusOfANodeGroupCluster) {
+  ADAPTSIM_REQUIRE_DATA();
+  const std::string spec = (dir_ / "groups.toml").string();
+  std::ofstream(spec) << "name = \"groups\"\ntraces = \""
+                      << testing::DataPath("sia/workloads/saturn/workload-1.csv")
+                      << "\"\nthroughputs = \"" << testing::DataPath("sia/traces")
+                      << "\"\ncluster = [\"aws=6,rtx=3,dgx-ext=2\"]\npolicies = [\"gavel_tj\"]\n";
+  ASSERT_EQ(Run(spec, {"--dry-run"}), 0) << Log();
+  const std::string log = Log();
+  EXPECT_TRUE(std::regex_search(log, std::regex(R"(gavel_tj +64 +0 )"))) << log;
 }
 
 TEST_F(SweepProcessTest, BadSpecFailsBeforeAnyTaskRuns) {

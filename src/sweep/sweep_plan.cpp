@@ -6,6 +6,7 @@
 #include <set>
 
 #include "adaptsim/checksum.hpp"
+#include "adaptsim/engine_tasks.hpp"
 #include "adaptsim/error.hpp"
 #include "adaptsim/registry.hpp"
 #include "adaptsim/sweep.hpp"
@@ -85,7 +86,7 @@ void ReportCorrupt(const SweepPlan& plan, const std::vector<CorruptShard>& corru
         const PlannedTask& t = plan.tasks[i];
         if (t.id != held.id) continue;
         task = "task " + std::to_string(i) + " (id " + t.id + ", policy " + t.config.policy + ", " +
-               std::to_string(t.config.simulation.num_gpus) + " GPUs, seed " +
+               std::to_string(TaskGpuCount(t.config)) + " GPUs, seed " +
                std::to_string(t.config.seed) + ")";
         if (pending.count(static_cast<int>(i)) > 0) {
           fate = dry_run ? "its task would run again" : "its task runs again";
@@ -193,7 +194,7 @@ void PrintDryRun(const SweepPlan& plan, std::FILE* out) {
     const nlohmann::json options = t.config.ToJson().at(std::string(kPolicyOptionsKey));
     const std::string options_text = options.empty() ? "" : options.dump();
     std::fprintf(out, "%5zu  %-32s  %-18s %5d %5llu %12.0f  %-8s %s %s%s\n", i, t.id.c_str(),
-                 t.config.policy.c_str(), t.config.simulation.num_gpus,
+                 t.config.policy.c_str(), TaskGpuCount(t.config),
                  static_cast<unsigned long long>(t.config.seed), t.cost, state.c_str(),
                  fs::path(t.config.trace_path).filename().c_str(), production.c_str(),
                  options_text.c_str());
