@@ -271,7 +271,7 @@ def fig8_figure(rhos, paper):
     paper without tasks: its mark alone)."""
     stated = {policy: values for policy, _, values in paper}
     shown = {policy: label for policy, label, _ in paper}
-    fig, (ax, wx, ux) = plt.subplots(1, 3, figsize=(10.0, 3.1),
+    fig, (ax, wx, ux) = plt.subplots(1, 3, figsize=(10.0, 3.9),
                                      gridspec_kw=dict(width_ratios=[1.6, 1, 1]))
     data = []
     for policy, (tasks, r) in rhos.items():
@@ -294,7 +294,8 @@ def fig8_figure(rhos, paper):
     ax.set_ylabel("fraction of jobs")
     ax.set_ylim(0, 1.02)
     ax.set_title("Fig. 8 · ρ CDF · Helios · 64 GPUs mixed")
-    ax.legend(frameon=False, fontsize=7, loc="lower right")
+    # below the axes: the curves cross every corner of the plot
+    ax.legend(frameon=False, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
     policies = ordered(set(rhos) | set(stated))
     for bx, key, label, scale in ((wx, "worst_rho", "worst ρ (log)", 1.0),
                                   (ux, "unfair_fraction", "unfair jobs, ρ > 1 (%)", 100.0)):
@@ -319,7 +320,7 @@ def fig8_figure(rhos, paper):
     wx.axhline(1.0, color="0.4", lw=0.8, ls="--")
     wx.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: st.number(v)))
     wx.yaxis.set_minor_formatter(ticker.NullFormatter())
-    wx.legend(frameon=False, fontsize=7)
+    wx.legend(frameon=False, fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig, pd.DataFrame(data)
 
