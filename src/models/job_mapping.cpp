@@ -54,23 +54,42 @@ double GavelTunedJobThroughput(const PolluxApplication& app, int gpus_per_node, 
   return throughput * (1.0 / slowdown);  // :545, slowdown_factor = 1/SLOWDOWN (cluster.py:498)
 }
 
-double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per_node,
-                                      int num_nodes, int num_replicas, int batch_size,
-                                      double slowdown) {
+namespace {
+
+/// The time of one iteration, s, of K packed replicas on a type: the placement of K GPUs packed
+/// gpus_per_node per node, `choose` the batch on it (atomic m, accumulation steps s), m capped at
+/// floor(max_batch/(K(s+1))), then (step + (step − sync)·s)·slowdown. Throws InputError(field
+/// "num_replicas") when K exceeds the type's GPUs, and the profile's errors.
+template <typename ChooseBatch>
+double PackedIterationTime(const PolluxApplication& app, int gpus_per_node, int num_nodes,
+                           int num_replicas, double slowdown, ChooseBatch choose) {
   if (num_replicas > gpus_per_node * num_nodes) {  // shockwave.py:954-956 asserts it
     throw InputError(app.dir(), 0, "num_replicas",
                      std::to_string(num_replicas) + " replicas exceed the type's " +
                          std::to_string(gpus_per_node * num_nodes) + " GPUs");
   }
   const std::vector<int> placement = PackedPlacement(num_replicas, gpus_per_node);  // :957-958
-  // :960-965: FixedBatch with M0 = 0 (s >= 1 whenever K = 1) and the type's global m_max.
-  const models::GoodputChoice fixed =
-      models::FixedBatch(batch_size, num_replicas, /*init_batch_size=*/0, app.max_local_bsz());
-  const int count = num_replicas * (fixed.accum_steps + 1);  // :966-968
-  const int atomic_bsz = std::min(fixed.atomic_bsz, app.max_batch_size() / count);
+  const BatchConfig batch = choose(placement);
+  const int count = num_replicas * (batch.accum_steps + 1);  // :966-968, the engine's cap
+  const int atomic_bsz = std::min(batch.atomic_bsz, app.max_batch_size() / count);
   const StepTimes times = app.Throughput(placement, atomic_bsz);  // :971-972
-  return (times.step_time_s + (times.step_time_s - times.sync_time_s) * fixed.accum_steps) *
+  return (times.step_time_s + (times.step_time_s - times.sync_time_s) * batch.accum_steps) *
          slowdown;  // :976, slowdown_factor = 1/SLOWDOWN
+}
+
+}  // namespace
+
+double ShockwaveTunedJobIterationTime(const PolluxApplication& app, int gpus_per_node,
+                                      int num_nodes, int num_replicas, int batch_size,
+                                      double slowdown) {
+  return PackedIterationTime(
+      app, gpus_per_node, num_nodes, num_replicas, slowdown, [&](const std::vector<int>&) {
+        // :960-965: FixedBatch with M0 = 0 (s >= 1 whenever K = 1) and the
+        // type's global m_max.
+        const models::GoodputChoice fixed = models::FixedBatch(
+            batch_size, num_replicas, /*init_batch_size=*/0, app.max_local_bsz());
+        return BatchConfig{fixed.atomic_bsz, fixed.accum_steps};
+      });
 }
 
 double TunedJobMeanIterationTime(const IntervalJobView& job,
@@ -104,18 +123,10 @@ double TunedJobMeanIterationTime(const IntervalJobView& job,
 
 double TunedJobExecutedIterationTime(const PolluxApplication& app, int gpus_per_node, int num_nodes,
                                      int num_replicas, int batch_size, double slowdown) {
-  if (num_replicas > gpus_per_node * num_nodes) {
-    throw InputError(app.dir(), 0, "num_replicas",
-                     std::to_string(num_replicas) + " replicas exceed the type's " +
-                         std::to_string(gpus_per_node * num_nodes) + " GPUs");
-  }
-  const std::vector<int> placement = PackedPlacement(num_replicas, gpus_per_node);
-  const BatchConfig batch = GavelTunedJobBatch(app, batch_size, placement);
-  const int count = num_replicas * (batch.accum_steps + 1);  // the engine's cap
-  const int atomic_bsz = std::min(batch.atomic_bsz, app.max_batch_size() / count);
-  const StepTimes times = app.Throughput(placement, atomic_bsz);
-  return (times.step_time_s + (times.step_time_s - times.sync_time_s) * batch.accum_steps) *
-         slowdown;
+  return PackedIterationTime(app, gpus_per_node, num_nodes, num_replicas, slowdown,
+                             [&](const std::vector<int>& placement) {
+                               return GavelTunedJobBatch(app, batch_size, placement);
+                             });
 }
 
 BatchConfig GavelTunedJobBatch(const PolluxApplication& app, int batch_size,

@@ -68,7 +68,7 @@ class SiaIntervalPolicy : public IntervalPolicy {
   /// Jobs of one application often fit the same samples; shared with isolated runs' instances.
   std::shared_ptr<models::ThroughputFitMemo> fit_memo_ =
       std::make_shared<models::ThroughputFitMemo>();
-  std::int64_t fits_ = 0;               ///< model updates (new samples), fitted or memoised
+  std::int64_t fits_ = 0;  ///< model updates (new samples), fitted or memoised
 };
 
 }  // namespace adaptsim
